@@ -1,0 +1,103 @@
+#include "runner/core/escape.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+namespace a2a::core {
+
+std::string escape_bytes(std::string_view bytes, size_t max_len) {
+  std::string out;
+  out.reserve(std::min(bytes.size(), max_len) + 16);
+  size_t n = 0;
+  for (unsigned char c : bytes) {
+    if (n++ >= max_len) {
+      out += "...";
+      break;
+    }
+    switch (c) {
+      case '\r': out += "\\r"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c >= 0x20 && c < 0x7f) {
+          out += static_cast<char>(c);
+        } else {
+          char buf[5];
+          std::snprintf(buf, sizeof buf, "\\x%02x", c);
+          out += buf;
+        }
+    }
+  }
+  return out;
+}
+
+static int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool unescape_bytes(std::string_view text, std::string& out, std::string* error) {
+  std::string tmp;
+  tmp.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c != '\\') {
+      tmp += c;
+      continue;
+    }
+    if (i + 1 >= text.size()) {
+      if (error) *error = "dangling backslash at end of text";
+      return false;
+    }
+    char e = text[++i];
+    switch (e) {
+      case 'r': tmp += '\r'; break;
+      case 'n': tmp += '\n'; break;
+      case 't': tmp += '\t'; break;
+      case '0': tmp += '\0'; break;
+      case '\\': tmp += '\\'; break;
+      case '"': tmp += '"'; break;
+      case 'x': {
+        int hi = i + 1 < text.size() ? hex_value(text[i + 1]) : -1;
+        int lo = i + 2 < text.size() ? hex_value(text[i + 2]) : -1;
+        if (hi < 0 || lo < 0) {
+          if (error) *error = "\\x must be followed by two hex digits (offset " + std::to_string(i - 1) + ")";
+          return false;
+        }
+        tmp += static_cast<char>(hi * 16 + lo);
+        i += 2;
+        break;
+      }
+      default:
+        if (error) *error = std::string("unknown escape \\") + e + " (offset " + std::to_string(i - 1) + ")";
+        return false;
+    }
+  }
+  out = std::move(tmp);
+  return true;
+}
+
+std::string uuid_v7() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::system_clock::now().time_since_epoch())
+                .count();
+  unsigned char b[16];
+  for (int i = 0; i < 6; ++i) b[i] = static_cast<unsigned char>((ms >> (8 * (5 - i))) & 0xff);
+  uint64_t r1 = rng(), r2 = rng();
+  for (int i = 6; i < 16; ++i) b[i] = static_cast<unsigned char>(((i < 11 ? r1 : r2) >> (8 * (i % 8))) & 0xff);
+  b[6] = static_cast<unsigned char>(0x70 | (b[6] & 0x0f));  // version 7
+  b[8] = static_cast<unsigned char>(0x80 | (b[8] & 0x3f));  // RFC 4122 variant
+  char out[37];
+  std::snprintf(out, sizeof out,
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                b[15]);
+  return out;
+}
+
+}  // namespace a2a::core
