@@ -68,6 +68,7 @@ struct ContentLengthRules {
   bool eof_in_header_is_error = true;      // F21: P46 = false (clean end)
   size_t max_header_block = 8 * 1024;      // F18: 0 = unlimited (P46)
   size_t max_body = 64ull * 1024 * 1024;   // F10/F11: 64 MiB in both
+  bool strip_all_trailing_cr = false;      // "5\r\r\n" reads as "5"; P46 = true (Rust trim_end_matches)
 
   static ContentLengthRules p46();     // byte-compatible with a2a-rs PR #46's read_frame
   static ContentLengthRules lenient_strict();  // §9 recommendation: the defaults above
@@ -76,8 +77,11 @@ struct ContentLengthRules {
 class Decoder {
  public:
   virtual ~Decoder() = default;
-  // Appends bytes; never parses more than needed and never allocates a body
-  // before its declared length has been checked against the cap.
+  // Consumes bytes at once: complete frames are queued for next() (a body is
+  // copied once, straight from `bytes`); only a partial line or body is kept.
+  // Never allocates a body before its declared length has passed the cap, and
+  // then grows it as bytes arrive. Bytes fed after finish() or an error are
+  // ignored. Not thread-safe.
   virtual void feed(std::string_view bytes) = 0;
   // Marks the end of input (EOF). Further next() calls report kEnd or kError.
   virtual void finish() = 0;
