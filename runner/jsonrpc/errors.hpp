@@ -39,7 +39,8 @@ std::span<const ErrorRow> error_table();
 const ErrorRow& row(A2AError e);
 std::optional<ErrorRow> row_by_code(int jsonrpc_code);
 std::optional<ErrorRow> row_by_reason(std::string_view reason);
-// Name for any code, including the standard -327xx ones ("InvalidParams", "TaskNotFoundError", ...).
+// Name for any code, including the standard -327xx ones ("InvalidParams", "TaskNotFoundError", ...);
+// "ServerError" for the rest of -32099..-32000, "" for codes no table names.
 std::string_view code_name(int jsonrpc_code);
 
 // JSON-RPC error object {code, message, data:[ErrorInfo]} for an A2A error.

@@ -52,14 +52,19 @@ struct Incoming {
 };
 
 // J1-J16 on the server side: parse, validate the envelope, decide whether to
-// dispatch, answer with an error, or stay silent.
+// dispatch, answer with an error, or stay silent. kStrict also answers -32602
+// (request id) for "params" that is present but not an object or array (null
+// included); a notification with such params is dropped silently (neither
+// message nor reply set). kP46 leaves params to the dispatcher. Bodies nested
+// deeper than 512 levels are treated as unparsable (-32700).
 Incoming classify_incoming(std::string_view body, Strictness strictness = Strictness::kStrict);
 
 // Client side: parse something a server sent. Returns nullopt (and sets *why)
 // for bodies that are not JSON or not a JSON-RPC request/notification/response.
 std::optional<Message> parse_message(std::string_view body, std::string* why = nullptr);
 
-// Builders. All produce compact JSON text via dump().
+// Builders. All produce compact JSON text via dump(). A null `params` leaves
+// the member out (null is not a structured value); a null `result` is kept.
 Json make_request(const Json& id, std::string_view method, const Json& params);
 Json make_notification(std::string_view method, const Json& params);
 Json make_result(const Json& id, const Json& result);
