@@ -48,6 +48,9 @@ class StdioProcess {
   // Splits a command line the way a POSIX shell would for words and quotes
   // ('...', "...", backslash), without expansion. Error on an unclosed quote.
   static core::Expected<std::vector<std::string>> split_command(std::string_view cmd);
+  // The inverse, for display and replay commands: words quoted so that
+  // split_command (and sh) give back the same argv.
+  static std::string join_command(const std::vector<std::string>& argv);
 
   // Starts the child in a new process group. kSpawn error when the program
   // cannot be found or executed (checked before fork so the message is precise).
@@ -67,13 +70,19 @@ class StdioProcess {
   void close_stdin();
   bool stdin_closed() const;
 
-  // Non-blocking check; caches the status once the child is reaped.
+  // Non-blocking check; caches the status once the exit is observed (the
+  // zombie is left for shutdown/kill_now/destructor to reap).
   std::optional<ExitStatus> poll_exit();
   // Waits until the child exits or the deadline passes (nullopt then).
   std::optional<ExitStatus> wait_exit(core::Deadline deadline);
 
   // close stdin -> wait `grace` -> SIGTERM group -> wait `term_grace` -> SIGKILL group -> reap.
   // Also kills the group if the child exited but left grandchildren holding the pipes.
+  // While waiting it keeps reading stdout (into the transcript only) so a peer
+  // blocked on a full stdout pipe can still exit; then it waits briefly for
+  // stderr to end, so stderr_text() is complete afterwards. Idempotent.
+  // poll_exit/wait_exit only observe the exit; reaping happens here, in
+  // kill_now or in the destructor, so the group id cannot be recycled first.
   ExitStatus shutdown(core::Millis grace = core::Millis(5000),
                       core::Millis term_grace = core::Millis(2000));
   // Immediate SIGKILL of the whole group and reap.

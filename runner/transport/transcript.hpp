@@ -29,7 +29,10 @@ struct TranscriptEntry {
 class Transcript {
  public:
   // Keeps at most `max_bytes` of payload in total (per direction the rest is
-  // counted, not stored) so a hostile peer cannot grow our memory.
+  // counted, not stored) so a hostile peer cannot grow our memory. stderr may
+  // fill at most a quarter of the cap, so log noise cannot crowd out the
+  // protocol bytes. Notes (our own short texts) are exempt from the cap; the
+  // first time a direction overflows, a note says so.
   explicit Transcript(size_t max_bytes = 4 * 1024 * 1024);
 
   void add(Direction dir, std::string_view bytes);
@@ -46,7 +49,9 @@ class Transcript {
   size_t max_bytes_;
   size_t stored_ = 0;
   size_t dropped_ = 0;
+  size_t stderr_stored_ = 0;
   size_t totals_[4] = {0, 0, 0, 0};
+  bool cap_noted_[4] = {false, false, false, false};
   std::vector<TranscriptEntry> entries_;
 };
 
