@@ -1,0 +1,170 @@
+#include "reports/html.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <random>
+
+#include "reports/console.hpp"
+#include "reports/html_parts.hpp"
+#include "runner/result/utf8.hpp"
+
+namespace a2a::reports {
+
+using result::Counts;
+using result::Level;
+using result::Outcome;
+using result::RunResult;
+
+namespace html {
+
+std::string badge(Outcome o) {
+  std::string name(to_string(o));
+  return "<span class=\"badge o-" + name + "\">" + name + "</span>";
+}
+
+std::string anchor(size_t index) { return "s-" + std::to_string(index); }
+
+}  // namespace html
+
+namespace {
+
+using html::esc;
+
+std::string random_nonce() {
+  std::random_device rd;
+  std::string raw;
+  for (int i = 0; i < 4; ++i) {
+    auto v = rd();
+    for (int k = 0; k < 4; ++k) raw += static_cast<char>((v >> (8 * k)) & 0xFF);
+  }
+  return result::base64_encode(raw);
+}
+
+void write_head(std::ostream& out, const RunResult& r, const HtmlOptions& o,
+                const std::string& nonce) {
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      << "style-src 'nonce-" << esc(nonce) << "'; script-src 'nonce-" << esc(nonce)
+      << "'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
+      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      << "<meta name=\"generator\" content=\"a2a-conform " << esc(r.tool_version) << "\">\n"
+      << "<title>" << esc(o.title) << " \xe2\x80\x94 " << esc(display_prefix(r.target, 200, Display::kText))
+      << "</title>\n<style nonce=\"" << esc(nonce) << "\">" << html::kCss << "</style>\n</head>\n";
+}
+
+void write_verdict(std::ostream& out, const RunResult& r) {
+  bool ok = r.conformant();
+  int code = r.exit_code();
+  out << "<div><span class=\"verdict " << (ok ? "ok" : "bad") << "\">"
+      << (ok ? "CONFORMANT" : "NOT CONFORMANT") << "</span><span class=\"exit\">exit code " << code
+      << ": " << esc(result::describe_exit_code(code)) << "</span></div>\n<p class=\"note\">"
+      << "Conformant means every MUST-level scenario passed (skipped ones excluded; a known "
+      << "failure still counts as not met).";
+  if (!ok) {
+    out << " Not met:";
+    int shown = 0;
+    for (size_t i = 0; i < r.scenarios.size() && shown < 30; ++i) {
+      const auto& s = r.scenarios[i];
+      if (s.level != Level::kMust || !result::breaks_conformance(s.outcome)) continue;
+      out << (shown++ ? ", " : " ") << "<a href=\"#" << html::anchor(i) << "\">" << esc(s.id) << "</a>";
+    }
+  }
+  out << "</p>\n";
+}
+
+void write_header(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
+  out << "<header class=\"top\">\n<h1>" << esc(o.title) << "</h1>\n";
+  write_verdict(out, r);
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s.empty() ? std::string("\xe2\x80\x94") : s;
+  };
+  out << "<dl class=\"meta\">\n"
+      << "<dt>Target</dt><dd><code>" << html::agent(r.target) << "</code></dd>\n"
+      << "<dt>Started</dt><dd>" << esc(r.started_at) << "</dd>\n"
+      << "<dt>Duration</dt><dd>" << esc(human_duration(r.duration_ms)) << "</dd>\n"
+      << "<dt>Tool</dt><dd>a2a-conform " << esc(r.tool_version) << "</dd>\n"
+      << "<dt>Bindings</dt><dd>" << esc(list(r.bindings)) << "</dd>\n"
+      << "<dt>Profiles</dt><dd>" << esc(list(r.profiles)) << "</dd>\n"
+      << "<dt>Command</dt><dd><code>" << html::agent(r.command_line) << "</code></dd>\n"
+      << "<dt>Result</dt><dd>" << esc(final_line(r.counts())) << "</dd>\n</dl>\n</header>\n";
+}
+
+void write_counts_row(std::ostream& out, const std::string& label_html, const Counts& c) {
+  out << "<tr><th>" << label_html << "</th><td>" << c.passed() << "/" << c.total << " passed";
+  if (c.failed()) out << ", " << c.failed() << " failed";
+  if (c.skip) out << ", " << c.skip << " skipped";
+  out << "</td>";
+  for (Outcome o : result::kAllOutcomes) {
+    int n = c.of(o);
+    out << "<td class=\"n" << (n == 0 ? " zero" : "") << "\">" << n << "</td>";
+  }
+  out << "<td class=\"n\">" << c.total << "</td></tr>\n";
+}
+
+void write_table_head(std::ostream& out, std::string_view first) {
+  out << "<div class=\"scroll\"><table class=\"sum\">\n<thead><tr><th>" << first << "</th><th>Summary</th>";
+  for (Outcome o : result::kAllOutcomes) out << "<th>" << html::badge(o) << "</th>";
+  out << "<th>Total</th></tr></thead>\n<tbody>\n";
+}
+
+void write_summaries(std::ostream& out, const RunResult& r) {
+  out << "<section>\n<h2>Summary by level</h2>\n";
+  write_table_head(out, "Level");
+  for (Level l : result::kAllLevels) {
+    std::string name(to_string(l));
+    for (auto& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    write_counts_row(out, name, r.counts_for(l));
+  }
+  write_counts_row(out, "All", r.counts());
+  out << "</tbody></table></div>\n<h2>Summary by binding and profile</h2>\n";
+  write_table_head(out, "Binding / profile");
+  std::vector<std::pair<std::string, Counts>> groups;
+  for (const auto& s : r.scenarios) {
+    std::string key = (s.binding.empty() ? "unspecified" : s.binding) +
+                      (s.profile.empty() ? "" : " / " + s.profile);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == key; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {key, Counts{}});
+    it->second.add(s.outcome);
+  }
+  for (const auto& [key, c] : groups) write_counts_row(out, esc(key), c);
+  out << "</tbody></table></div>\n</section>\n";
+}
+
+void write_filters(std::ostream& out, const RunResult& r) {
+  Counts c = r.counts();
+  out << "<nav class=\"filters\" aria-label=\"Filter scenarios\">\n"
+      << "<button type=\"button\" data-filter=\"all\" aria-pressed=\"true\">All (" << c.total
+      << ")</button>\n<button type=\"button\" data-filter=\"failing\" aria-pressed=\"false\">"
+      << "Failing (" << c.failed() << ")</button>\n";
+  for (Outcome o : result::kAllOutcomes) {
+    if (c.of(o) == 0) continue;
+    out << "<button type=\"button\" data-filter=\"" << to_string(o) << "\" aria-pressed=\"false\">"
+        << to_string(o) << " (" << c.of(o) << ")</button>\n";
+  }
+  out << "<span class=\"gap\"></span><span class=\"tools\"><button type=\"button\" id=\"expand-all\">"
+      << "Expand all</button><button type=\"button\" id=\"collapse-all\">Collapse all</button></span>\n"
+      << "</nav>\n";
+}
+
+}  // namespace
+
+void write_html(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
+  std::string nonce = o.nonce.empty() ? random_nonce() : o.nonce;
+  write_head(out, r, o, nonce);
+  out << "<body>\n";
+  write_header(out, r, o);
+  write_summaries(out, r);
+  out << "<h2>Scenarios</h2>\n";
+  write_filters(out, r);
+  out << "<main id=\"scenarios\">\n";
+  for (size_t i = 0; i < r.scenarios.size(); ++i) html::write_scenario(out, r.scenarios[i], i, o);
+  if (r.scenarios.empty()) out << "<p class=\"note\">No scenario ran.</p>\n";
+  out << "</main>\n<footer>Generated by a2a-conform " << esc(r.tool_version)
+      << ". Agent output is shown escaped: \\r \\n \\t \\\\ and \\xNN stand for the bytes "
+      << "themselves.</footer>\n<script nonce=\"" << esc(nonce) << "\">" << html::kJs
+      << "</script>\n</body>\n</html>\n";
+}
+
+}  // namespace a2a::reports

@@ -1,0 +1,160 @@
+// The one result model every writer reads (DESIGN.md: console, JSON, JUnit and
+// HTML can never disagree with the exit code because they all derive from this).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "runner/core/expected.hpp"
+
+namespace a2a::result {
+
+enum class Outcome {
+  kPass,
+  kFail,           // a requirement is not met
+  kNonStrict,      // a SHOULD (or a graded alternative) is not met; does not fail the run
+  kInformational,  // recorded, never fails
+  kSkip,           // not applicable (precondition, binding, profile); reason required
+  kXFail,          // failed as listed in the known-failures file
+  kXPass,          // listed as a known failure but passed: fails the run (stale list)
+  kTimeout,        // a deadline expired; fails the run
+  kError,          // the harness or the scenario is broken; exit code 2
+};
+
+std::string_view to_string(Outcome o);       // "PASS", "FAIL", "NON_STRICT", ...
+std::optional<Outcome> outcome_from(std::string_view s);
+bool fails_run(Outcome o);                   // FAIL, XPASS, TIMEOUT, ERROR
+// PASS, NON_STRICT, INFORMATIONAL, XFAIL: what "N passed" counts.
+bool counts_as_passed(Outcome o);
+// FAIL, XFAIL, TIMEOUT, ERROR: at MUST level these deny conformance (RunResult::conformant).
+bool breaks_conformance(Outcome o);
+inline constexpr Outcome kAllOutcomes[] = {
+    Outcome::kPass, Outcome::kFail,  Outcome::kNonStrict, Outcome::kInformational, Outcome::kSkip,
+    Outcome::kXFail, Outcome::kXPass, Outcome::kTimeout,   Outcome::kError};
+
+enum class Level { kMust, kShould, kMay };
+std::string_view to_string(Level l);         // "must", "should", "may"
+std::optional<Level> level_from(std::string_view s);
+inline constexpr Level kAllLevels[] = {Level::kMust, Level::kShould, Level::kMay};
+
+struct Failure {
+  std::string message;        // one sentence: what was wrong
+  std::string step_id;
+  std::string expected;       // stringified
+  std::string actual;         // stringified (from the agent: writers must escape it)
+  std::string assertion_path; // dot-path into the response
+
+  bool operator==(const Failure&) const = default;
+};
+
+struct StepResult {
+  std::string id;
+  Outcome outcome = Outcome::kPass;
+  long long duration_ms = 0;
+  std::optional<Failure> failure;
+  std::string note;           // grade note, informational text
+
+  bool operator==(const StepResult&) const = default;
+};
+
+// One transcript line as the reports show it.
+struct WireEvent {
+  double t_ms = 0;            // since the scenario started
+  std::string dir;            // "to-agent", "from-agent", "stderr", "note"
+  std::string bytes;          // raw bytes (writers escape them)
+
+  bool operator==(const WireEvent&) const = default;
+};
+
+struct ScenarioResult {
+  // What was checked.
+  std::string id;             // requirement id, e.g. STDIO-FRAME-004
+  std::string name;
+  std::string requirement;    // one sentence (test description)
+  std::string spec_ref;       // where the requirement comes from
+  Level level = Level::kMust;
+  std::string suite_id;
+  std::string suite_name;
+  std::string source;         // file:line of the test
+  std::vector<std::string> tags;
+  std::string binding;        // "stdio", "jsonrpc", "rest"
+  std::string profile;        // "p46", ...
+  std::string role = "agent"; // "agent" or "client"
+  // What happened.
+  Outcome outcome = Outcome::kPass;
+  std::string reason;         // skip reason, timeout/error cause, xfail note
+  std::optional<Failure> failure;
+  std::vector<StepResult> steps;
+  long long duration_ms = 0;
+  std::vector<WireEvent> transcript;
+  size_t transcript_dropped_bytes = 0;
+  std::string stderr_excerpt;
+  std::string exit_status;    // "exit 0", "signal 9 (SIGKILL)", "" if still running/unknown
+  std::string replay_command; // runs just this scenario again
+
+  bool operator==(const ScenarioResult&) const = default;
+};
+
+struct Counts {
+  int total = 0, pass = 0, fail = 0, non_strict = 0, informational = 0, skip = 0, xfail = 0,
+      xpass = 0, timeout = 0, error = 0;
+  void add(Outcome o);
+  int of(Outcome o) const;    // the counter of one outcome
+  // passed() + failed() + skipped() == total: the console's last line.
+  int failed() const { return fail + xpass + timeout + error; }  // what "N failed" counts
+  int passed() const { return pass + non_strict + informational + xfail; }
+  int skipped() const { return skip; }
+
+  bool operator==(const Counts&) const = default;
+};
+
+struct RunResult {
+  int schema_version = 1;
+  std::string tool_version;
+  std::string started_at;     // RFC 3339 UTC
+  long long duration_ms = 0;
+  std::string target;         // agent command or URL
+  std::string command_line;   // how the runner was invoked
+  std::vector<std::string> profiles;
+  std::vector<std::string> bindings;
+  std::vector<ScenarioResult> scenarios;
+
+  Counts counts() const;
+  Counts counts_for(Level l) const;
+  // 0 conformant, 1 conformance failures, 2 harness/scenario error (DESIGN.md).
+  int exit_code() const;
+  // The ACTS §12.7 verdict: every MUST-level scenario met its requirement
+  // (PASS, NON_STRICT, INFORMATIONAL, XPASS; SKIP excluded). A MUST-level
+  // XFAIL is still a requirement not met, so a run can exit 0 (known failures
+  // accepted by the CI gate) and yet not be conformant; ERROR and TIMEOUT at
+  // MUST level mean the requirement was not shown to hold.
+  bool conformant() const;
+
+  bool operator==(const RunResult&) const = default;
+};
+
+// "no conformance failures", "conformance failures", "harness or scenario error".
+std::string_view describe_exit_code(int code);
+
+inline constexpr std::string_view kResultSchema = "a2a-conform-result";
+inline constexpr int kResultSchemaVersion = 1;
+
+// Stable JSON form (schema_version 1): the JSON report and the input of the
+// HTML writer. Round-trips: from_json(to_json(r)) == r for every field.
+// Text that is not valid UTF-8 (agent bytes) is stored twice: KEY holds a
+// readable copy with U+FFFD replacements and KEY_b64 the exact bytes; readers
+// prefer KEY_b64. Computed members (exit_code, conformant, counts, by_level)
+// are written for consumers and ignored on reading. docs/reports.md.
+nlohmann::json to_json(const RunResult& r);
+// Checks "schema" and "schema_version" (a newer major version is refused) and
+// every member's type; the error names the offending JSON pointer.
+core::Expected<RunResult> parse_run_result(const nlohmann::json& j);
+// For trusted input (our own to_json): throws std::invalid_argument with the
+// parse_run_result message when the document is not a valid result.
+RunResult run_result_from_json(const nlohmann::json& j);
+
+}  // namespace a2a::result
