@@ -1,0 +1,200 @@
+#include "peers/a2a-ref-client/cli_run.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "peers/a2a-ref-client/script.hpp"
+#include "peers/a2a-ref-client/session.hpp"
+#include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
+
+namespace a2a::client {
+namespace {
+
+constexpr std::string_view kProg = "a2a-ref-client";
+
+// Output and diagnostics are written from the main thread and (diagnostics)
+// the session's reader thread; one lock keeps lines whole.
+class Printer {
+ public:
+  Printer(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+  // {"op":...,"line":N,"<key>":<value>}: "op" first for readers; nlohmann
+  // would sort the envelope's keys.
+  void line(const std::string& op, int script_line, std::string_view key, const Json& value) {
+    std::string text = "{\"op\":" + jsonrpc::dump(op);
+    if (script_line > 0) text += ",\"line\":" + std::to_string(script_line);
+    text += ",\"" + std::string(key) + "\":" + jsonrpc::dump(value) + "}";
+    std::lock_guard lock(mu_);
+    out_ << text << '\n' << std::flush;
+  }
+  void error(const std::string& text) {
+    std::lock_guard lock(mu_);
+    err_ << kProg << ": " << text << '\n' << std::flush;
+  }
+
+ private:
+  std::mutex mu_;
+  std::ostream& out_;
+  std::ostream& err_;
+};
+
+int severity(const ClientError& e) {
+  switch (e.kind) {
+    case ClientErrorKind::kAgent:
+    case ClientErrorKind::kTimeout: return kExitOpFailed;
+    case ClientErrorKind::kUsage: return kExitUsage;
+    default: return kExitTransport;
+  }
+}
+
+std::string where(const std::string& op, int script_line) {
+  return script_line > 0 ? "script line " + std::to_string(script_line) + " (" + op + ")" : op;
+}
+
+struct OpOutcome {
+  int code = kExitOk;
+  Json saved = nullptr;  // result, or the array of stream events
+};
+
+OpOutcome run_stream(StdioSession& s, const OpRequest& req, core::Millis timeout, Printer& p, int line) {
+  OpOutcome outcome{kExitOk, Json::array()};
+  auto on_event = [&](const StreamItem& item) {
+    if (item.type == StreamItem::Type::kEvent) {
+      p.line(req.name, line, "event", item.value);
+      outcome.saved.push_back(item.value);
+    } else {
+      p.line(req.name, line, "streamError", item.value);  // C8: the code the agent sent, kept
+      outcome.code = std::max(outcome.code, kExitOpFailed);
+      p.error(where(req.name, line) + ": stream error event " + jsonrpc::dump(item.value));
+    }
+  };
+  CallResult r = s.stream(req.op, req.params, on_event, core::Deadline::after(timeout));
+  if (r.ok()) {
+    p.line(req.name, line, "end", true);
+  } else {
+    p.line(req.name, line, "error", r.error.to_json());
+    outcome.code = std::max(outcome.code, severity(r.error));
+    p.error(where(req.name, line) + " failed: " + r.error.str());
+  }
+  return outcome;
+}
+
+OpOutcome run_op(StdioSession& s, const OpRequest& req, core::Millis timeout, Printer& p, int line) {
+  if (model::is_streaming(req.op)) return run_stream(s, req, timeout, p, line);
+  CallResult r = s.call(req.op, req.params, core::Deadline::after(timeout));
+  if (r.ok()) {
+    p.line(req.name, line, "result", r.result);
+    return {kExitOk, r.result};
+  }
+  p.line(req.name, line, "error", r.error.to_json());
+  p.error(where(req.name, line) + " failed: " + r.error.str());
+  return {severity(r.error), nullptr};
+}
+
+// Runs one script step; returns its exit contribution.
+int run_step(StdioSession& s, const ScriptStep& step, const CliConfig& c, Printer& p, SavedValues& saved) {
+  if (!step.op) {
+    std::this_thread::sleep_for(core::Millis(step.sleep_ms));
+    return kExitOk;
+  }
+  auto params = substitute(step.params, saved);
+  if (!params) {
+    p.line(step.op_name, step.line, "error", Json{{"kind", "usage"}, {"message", params.error().message}});
+    p.error(where(step.op_name, step.line) + ": " + params.error().message);
+    return kExitOpFailed;
+  }
+  OpOutcome o = run_op(s, OpRequest{step.op_name, *step.op, *params}, c.timeout, p, step.line);
+  if (!step.save_as.empty() && o.code == kExitOk) saved[step.save_as] = o.saved;
+  return o.code;
+}
+
+// Lines are read and run one at a time, so "script -" can be driven
+// interactively (write a line, read its output, decide the next).
+int run_script(StdioSession& s, std::istream& in, const CliConfig& c, Printer& p) {
+  SavedValues saved;
+  int code = kExitOk;
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    auto step = parse_script_line(text, line, c.script_path == "-" ? "<stdin>" : c.script_path);
+    if (!step) {
+      p.error(step.error().str());
+      return std::max(code, kExitUsage);
+    }
+    if (!step->has_value()) continue;
+    code = std::max(code, run_step(s, **step, c, p, saved));
+    if (s.dead()) return std::max(code, kExitTransport);
+  }
+  return code;
+}
+
+SessionOptions session_options(const CliConfig& c, Printer& p) {
+  SessionOptions o;
+  o.handshake_timeout = c.handshake_timeout;
+  o.close_grace = c.close_grace;
+  o.session_id = c.session_id;
+  o.inherit_env = c.inherit_env;
+  o.env_set = c.env_set;
+  o.ids = c.uuid_ids ? IdStyle::kUuid : IdStyle::kInteger;
+  o.on_diagnostic = [&p](const std::string& d) { p.error("warning: " + d); };
+  return o;
+}
+
+void print_transcript(const transport::Transcript& t, Printer& p) {
+  for (const transport::TranscriptEntry& e : t.entries()) {
+    auto ms = std::chrono::duration_cast<core::Millis>(e.at - t.start()).count();
+    p.error("transcript +" + std::to_string(ms) + "ms " + std::string(transport::to_string(e.dir)) + " " +
+            core::escape_bytes(e.bytes, 2000));
+  }
+}
+
+int finish(StdioSession& s, int code, const CliConfig& c, Printer& p) {
+  transport::ExitStatus st = s.close();
+  if (!st.exited || st.code != 0) {
+    p.error("warning: agent ended with " + st.str() + " after the client closed its stdin");
+  } else if (c.verbose) {
+    p.error("note: agent ended with " + st.str());
+  }
+  if (c.verbose) print_transcript(s.process().transcript(), p);
+  return code;
+}
+
+}  // namespace
+
+int run_cli(const CliConfig& c, std::istream& script_in, std::ostream& out, std::ostream& err) {
+  Printer p(out, err);
+  auto argv = transport::StdioProcess::split_command(c.agent);
+  if (!argv || argv->empty()) {
+    p.error("--agent '" + c.agent + "': " + (argv ? "empty command" : argv.error().message));
+    return kExitUsage;
+  }
+  std::ifstream file;
+  if (!c.script_path.empty() && c.script_path != "-") {
+    file.open(c.script_path);
+    if (!file) {
+      p.error("script '" + c.script_path + "' cannot be opened");
+      return kExitUsage;
+    }
+  }
+  auto session = StdioSession::connect(*argv, session_options(c, p));
+  if (!session) {
+    p.error("cannot start a session with '" + c.agent + "': " + session.error().str());
+    return kExitTransport;
+  }
+  StdioSession& s = **session;
+  if (c.verbose) p.error("note: session " + s.session_id() + " ready (pid " + std::to_string(s.process().pid()) + ")");
+  int code = kExitOk;
+  if (!c.script_path.empty()) {
+    code = run_script(s, c.script_path == "-" ? script_in : file, c, p);
+  } else {
+    for (const OpRequest& req : c.ops) {
+      code = std::max(code, run_op(s, req, c.timeout, p, 0).code);
+      if (s.dead()) break;
+    }
+  }
+  return finish(s, code, c, p);
+}
+
+}  // namespace a2a::client

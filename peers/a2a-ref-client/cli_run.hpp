@@ -1,0 +1,47 @@
+// What `a2a-ref-client` does once its flags are parsed: one session, one
+// operation or a script, JSON lines on `out`, diagnostics on `err`, and the
+// exit code. main.cpp only maps flags to a CliConfig (CLI11 stays there).
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "runner/a2a/methods.hpp"
+#include "runner/core/deadline.hpp"
+
+namespace a2a::client {
+
+using Json = nlohmann::json;
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitOpFailed = 1;    // an operation failed: agent error, stream error, timeout
+inline constexpr int kExitTransport = 2;   // spawn, handshake, EOF, framing, broken pipe
+inline constexpr int kExitUsage = 64;      // bad flags, bad script (EX_USAGE)
+
+struct OpRequest {
+  std::string name;  // CLI name ("send"), echoed as "op" in every output line
+  model::Operation op = model::Operation::kSendMessage;
+  Json params = Json::object();
+};
+
+struct CliConfig {
+  std::string agent;  // command line, split like a shell without expansion
+  core::Millis timeout{30000};
+  core::Millis handshake_timeout{10000};
+  core::Millis close_grace{5000};
+  std::string session_id;  // empty = a fresh UUIDv7
+  bool uuid_ids = false;
+  bool inherit_env = false;
+  std::map<std::string, std::string> env_set;
+  bool verbose = false;       // notes and the wire transcript on stderr
+  std::vector<OpRequest> ops; // run in order (the CLI gives one)
+  std::string script_path;    // non-empty: run this script ("-" = script_in) instead of ops
+};
+
+int run_cli(const CliConfig& config, std::istream& script_in, std::ostream& out, std::ostream& err);
+
+}  // namespace a2a::client
