@@ -1,0 +1,106 @@
+#include "runner/scenario/loader.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <yaml-cpp/yaml.h>
+
+#include "runner/scenario/parser.hpp"
+
+namespace a2a::scenario {
+
+namespace {
+
+using core::Error;
+using core::ErrorKind;
+using core::fail;
+
+struct IncludeWalker {
+  std::vector<Document> docs;
+  std::vector<Error> errors;
+  std::set<std::filesystem::path> loaded;
+  std::vector<std::filesystem::path> chain;
+
+  void report(ErrorKind kind, const core::SourceLocation& at, const std::string& message) {
+    errors.push_back(Error{kind, at.str() + ": " + message, {}});
+  }
+
+  std::string chain_text(const std::filesystem::path& again) const {
+    std::string out;
+    auto it = std::find(chain.begin(), chain.end(), again);
+    for (; it != chain.end(); ++it) out += it->generic_string() + " -> ";
+    return out + again.generic_string();
+  }
+
+  void visit(const std::filesystem::path& path, const Include* from, const StringPairs& inherited);
+};
+
+void inherit(Document& doc, const StringPairs& inherited) {
+  for (const auto& [name, value] : inherited) {
+    auto same = [&](const auto& p) { return p.first == name; };
+    if (std::none_of(doc.variables.begin(), doc.variables.end(), same)) {
+      doc.variables.emplace_back(name, value);
+    }
+  }
+}
+
+void IncludeWalker::visit(const std::filesystem::path& path, const Include* from,
+                          const StringPairs& inherited) {
+  std::error_code ec;
+  const auto key = std::filesystem::weakly_canonical(path, ec).lexically_normal();
+  if (std::find(chain.begin(), chain.end(), key) != chain.end()) {
+    report(ErrorKind::kSchema, from->where, "include cycle: " + chain_text(key));
+    return;
+  }
+  if (!loaded.insert(key).second) return;
+  if (from && !std::filesystem::is_regular_file(path, ec)) {
+    report(ErrorKind::kNotFound, from->where, "included file '" + from->path +
+                                                  "' not found (looked for " + path.generic_string() + ")");
+    return;
+  }
+  auto doc = load_document(path);
+  if (!doc) {
+    errors.push_back(doc.error());
+    return;
+  }
+  inherit(*doc, inherited);
+  docs.push_back(*doc);
+  const Document& current = docs.back();
+  const StringPairs vars = current.variables;
+  const std::vector<Include> includes = current.includes;
+  chain.push_back(key);
+  for (const auto& inc : includes) visit(path.parent_path() / inc.path, &inc, vars);
+  chain.pop_back();
+}
+
+}  // namespace
+
+core::Expected<Document> parse_document_text(std::string_view text, const std::string& name) {
+  auto root = detail::parse_yaml_text(text, name);
+  if (!root) return fail(root.error());
+  detail::Diagnostics diags(name);
+  detail::ParseContext ctx{diags, std::filesystem::path(name).parent_path(), text};
+  Document doc = detail::parse_document(*root, ctx);
+  if (!diags.empty()) return fail(diags.to_error());
+  return doc;
+}
+
+core::Expected<Document> load_document(const std::filesystem::path& path) {
+  auto text = detail::read_text_file(path);
+  if (!text) return fail(text.error());
+  return parse_document_text(*text, path.generic_string());
+}
+
+core::Expected<std::vector<Document>> load_with_includes(const std::filesystem::path& path) {
+  IncludeWalker walker;
+  walker.visit(path, nullptr, {});
+  if (walker.errors.empty()) return std::move(walker.docs);
+  Error out{walker.errors.front().kind, {}, {}};
+  for (const auto& e : walker.errors) {
+    if (!out.message.empty()) out.message += '\n';
+    out.message += e.message;
+  }
+  return fail(std::move(out));
+}
+
+}  // namespace a2a::scenario

@@ -1,0 +1,264 @@
+// ACTS document, suite and test (ACTS §2, §3, Appendix A) plus our test-level
+// extensions and x-defaults (docs/scenario-format.md §1, §2).
+#include <algorithm>
+#include <map>
+
+#include "runner/scenario/parser.hpp"
+#include "runner/scenario/yaml_json.hpp"
+
+namespace a2a::scenario::detail {
+
+namespace {
+
+constexpr std::string_view kDocKeys[] = {"acts_version", "spec_version", "spec_ref", "metadata",
+                                         "variables",    "include",      "suites",   "x-defaults"};
+constexpr std::string_view kMetadataKeys[] = {"title", "description", "authors", "license"};
+constexpr std::string_view kDefaultsKeys[] = {"x-binding", "x-profiles", "x-agent", "timeout_ms",
+                                              "x-reuse"};
+constexpr std::string_view kSuiteKeys[] = {"id", "name", "description", "tags", "tests"};
+constexpr std::string_view kTestKeys[] = {
+    "id", "name", "description", "spec_ref", "level", "tags", "transport", "preconditions",
+    "requires_behaviors", "origin", "runner_requirements", "steps", "assertions",
+    "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse"};
+constexpr std::string_view kLevels[] = {"must", "should", "may"};
+constexpr std::string_view kTransports[] = {"jsonrpc", "grpc", "rest"};
+constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest"};
+constexpr std::string_view kRunnerRequirements[] = {"webhook_endpoint", "concurrent_streams",
+                                                    "stream_disconnect", "auth_credentials",
+                                                    "header_inspection"};
+constexpr std::string_view kPreconditionKeys[] = {"capabilities", "skills", "transport",
+                                                  "extensions", "description"};
+constexpr std::string_view kSkillKeys[] = {"id"};
+constexpr std::string_view kAgentKeys[] = {"env", "handshake"};
+constexpr std::string_view kHandshakeModes[] = {"auto", "manual"};
+constexpr int kDefaultTimeoutMs = 10000;
+
+// Ids seen so far in one scope ("test", "suite"), for duplicate reports.
+class Unique {
+ public:
+  explicit Unique(std::string what) : what_(std::move(what)) {}
+  // `node` is the map holding the id.
+  void add(Diagnostics& diags, const YAML::Node& node) {
+    if (!node.IsMap() || !is_string(node["id"])) return;
+    const YAML::Node id = node["id"];
+    auto [it, fresh] = seen_.emplace(id.Scalar(), diags.at(id).line);
+    if (!fresh) {
+      diags.error(id, "duplicate " + what_ + " id '" + id.Scalar() + "' in document (first at line " +
+                          std::to_string(it->second) + ")");
+    }
+  }
+
+ private:
+  std::string what_;
+  std::map<std::string, int> seen_;
+};
+
+StringPairs parse_string_map(const MapReader& owner, std::string_view key, bool any_scalar) {
+  StringPairs out;
+  if (!owner.expect_map(key)) return out;
+  MapReader v(owner.get(key), "'" + std::string(key) + "' of " + owner.context(), owner.diags());
+  v.check_duplicates();
+  for (const auto& name : v.keys()) {
+    const YAML::Node value = v.get(name);
+    bool ok = any_scalar ? value.IsScalar() : is_string(value);
+    if (!ok) {
+      v.error(name, "'" + name + "' must be " + (any_scalar ? "a scalar" : "a string") + " (got " +
+                        describe(value) + ")");
+      continue;
+    }
+    out.emplace_back(name, value.Scalar());
+  }
+  return out;
+}
+
+void parse_agent(const MapReader& owner, AgentOptions& agent) {
+  if (!owner.expect_map("x-agent")) return;
+  MapReader a(owner.get("x-agent"), "'x-agent' of " + owner.context(), owner.diags());
+  a.check_keys(kAgentKeys);
+  for (auto& [name, value] : parse_string_map(a, "env", true)) {
+    auto same = [&](const auto& p) { return p.first == name; };
+    agent.env.erase(std::remove_if(agent.env.begin(), agent.env.end(), same), agent.env.end());
+    agent.env.emplace_back(name, value);
+  }
+  if (auto mode = a.one_of("handshake", kHandshakeModes)) agent.manual_handshake = *mode == "manual";
+}
+
+Defaults parse_defaults(const MapReader& doc) {
+  Defaults d;
+  if (!doc.expect_map("x-defaults")) return d;
+  MapReader m(doc.get("x-defaults"), "'x-defaults'", doc.diags());
+  m.check_keys(kDefaultsKeys);
+  d.binding = m.one_of("x-binding", kBindings).value_or("");
+  d.profiles = m.string_list("x-profiles");
+  parse_agent(m, d.agent);
+  if (auto t = m.integer("timeout_ms", 1, kMaxMillis)) d.timeout_ms = static_cast<int>(*t);
+  d.reuse = m.boolean("x-reuse");
+  return d;
+}
+
+void parse_preconditions(const MapReader& t, Test& test) {
+  if (!t.expect_map("preconditions")) return;
+  MapReader p(t.get("preconditions"), "'preconditions' of " + t.context(), t.diags());
+  p.check_keys(kPreconditionKeys);
+  p.expect_map("capabilities");
+  if (p.expect_list("skills", true)) {
+    for (const auto& skill : p.get("skills")) {
+      MapReader s(skill, "skill in " + t.context(), t.diags());
+      if (!s.is_map()) continue;
+      s.check_keys(kSkillKeys);
+      s.string("id", true);
+    }
+  }
+  p.string_list("transport", true, kTransports);
+  p.string_list("extensions", true);
+  p.string("description");
+  test.preconditions = t.json("preconditions");
+}
+
+bool reusable(const std::vector<Step>& steps) {
+  bool ok = true;
+  for_each_step(steps, [&](const Step& s) { ok = ok && s.kind != StepKind::kWire; });
+  return ok;
+}
+
+// Wire steps only exist on stdio: such a test without a binding is a stdio
+// test, and one bound elsewhere is a contradiction. Raw-only tests must say
+// where they apply (ACTS §4.4).
+void check_binding(const MapReader& t, Test& test) {
+  bool wire = false, all_raw = !test.steps.empty();
+  for_each_step(test.steps, [&](const Step& s) { wire = wire || s.kind == StepKind::kWire; });
+  for (const auto& s : test.steps) all_raw = all_raw && s.kind == StepKind::kRaw;
+  if (wire && test.binding.empty()) test.binding = "stdio";
+  if (wire && test.binding != "stdio") {
+    t.error(t.has("x-binding") ? "x-binding" : "steps",
+            "stdio wire steps (x-...) need x-binding stdio, not '" + test.binding + "'");
+  }
+  if (all_raw && test.binding.empty() && test.transport.empty()) {
+    t.error("steps", "a test of raw steps only must list 'transport' (ACTS §4.4)");
+  }
+}
+
+void parse_test_extensions(const MapReader& t, const Defaults& defaults, Test& test) {
+  test.binding = t.one_of("x-binding", kBindings).value_or(defaults.binding);
+  check_binding(t, test);
+  test.profiles = t.has("x-profiles") ? t.string_list("x-profiles") : defaults.profiles;
+  test.agent = defaults.agent;
+  parse_agent(t, test.agent);
+  test.timeout_ms = static_cast<int>(
+      t.integer("timeout_ms", 1, kMaxMillis).value_or(defaults.timeout_ms.value_or(kDefaultTimeoutMs)));
+  // Sharing a process is safe only when no step touches the wire directly
+  // and the agent needs nothing of its own (environment, manual handshake).
+  bool fallback = reusable(test.steps) && test.agent.env.empty() && !test.agent.manual_handshake;
+  test.reuse = t.boolean("x-reuse").value_or(defaults.reuse.value_or(fallback));
+}
+
+Test parse_test(const YAML::Node& node, const Suite& suite, size_t index, ParseContext& ctx,
+                const Defaults& defaults) {
+  Test test;
+  test.where = ctx.diags.at(node);
+  std::string label = "test #" + std::to_string(index + 1) + " of suite '" + suite.id + "'";
+  if (node.IsMap() && is_string(node["id"])) label = "test '" + node["id"].Scalar() + "'";
+  MapReader t(node, label, ctx.diags);
+  if (!t.is_map()) return test;
+  t.check_keys(kTestKeys);
+  test.id = t.string("id", true).value_or("");
+  test.name = t.string("name", true).value_or("");
+  test.description = t.string("description").value_or("");
+  test.spec_ref = t.string("spec_ref").value_or("");
+  test.origin = t.string("origin").value_or("");
+  test.level = level_from(t.one_of("level", kLevels, true).value_or("must")).value();
+  test.tags = suite.tags;
+  for (auto& tag : t.string_list("tags")) {
+    if (std::find(test.tags.begin(), test.tags.end(), tag) == test.tags.end()) test.tags.push_back(tag);
+  }
+  test.transport = t.string_list("transport", true, kTransports);
+  parse_preconditions(t, test);
+  test.requires_behaviors = t.string_list("requires_behaviors");
+  test.runner_requirements = t.string_list("runner_requirements", false, kRunnerRequirements);
+  t.require("steps");
+  StepIds ids{label, {}};
+  if (t.expect_list("steps", true)) test.steps = parse_steps(t.get("steps"), ctx, ids);
+  test.assertions = parse_named_assertions(t, "assertions");
+  parse_test_extensions(t, defaults, test);
+  test.suite_id = suite.id;
+  test.suite_name = suite.name;
+  test.file = ctx.diags.file();
+  return test;
+}
+
+Suite parse_suite(const YAML::Node& node, size_t index, ParseContext& ctx, const Defaults& defaults,
+                  Unique& test_ids) {
+  Suite suite;
+  suite.where = ctx.diags.at(node);
+  std::string label = "suite #" + std::to_string(index + 1);
+  if (node.IsMap() && is_string(node["id"])) label = "suite '" + node["id"].Scalar() + "'";
+  MapReader s(node, label, ctx.diags);
+  if (!s.is_map()) return suite;
+  s.check_keys(kSuiteKeys);
+  suite.id = s.string("id", true).value_or("");
+  suite.name = s.string("name", true).value_or("");
+  suite.description = s.string("description").value_or("");
+  suite.tags = s.string_list("tags");
+  s.require("tests");
+  if (!s.expect_list("tests", true)) return suite;
+  size_t i = 0;
+  for (const auto& t : s.get("tests")) {
+    suite.tests.push_back(parse_test(t, suite, i++, ctx, defaults));
+    test_ids.add(ctx.diags, t);
+  }
+  return suite;
+}
+
+void parse_header(const MapReader& m, Document& doc) {
+  if (auto v = m.string("acts_version", true)) {
+    doc.acts_version = *v;
+    if (v->substr(0, v->find('.')) != "1") {
+      m.error("acts_version", "unsupported acts_version '" + *v + "' (this runner reads ACTS 1.x)");
+    }
+  }
+  doc.spec_version = m.string("spec_version", true).value_or("");
+  doc.spec_ref = m.string("spec_ref").value_or("");
+  if (m.expect_map("metadata")) {
+    MapReader md(m.get("metadata"), "'metadata'", m.diags());
+    md.check_keys(kMetadataKeys);
+    for (auto key : {"title", "description", "license"}) md.string(key);
+    md.string_list("authors", true);
+    doc.metadata = m.json("metadata");
+  }
+  doc.variables = parse_string_map(m, "variables", false);
+  if (m.expect_list("include", true)) {
+    for (const auto& inc : m.get("include")) {
+      if (!is_string(inc)) {
+        m.diags().error(inc, "'include' items must be file names (got " + describe(inc) + ")");
+        continue;
+      }
+      doc.includes.push_back({inc.Scalar(), m.diags().at(inc)});
+    }
+  }
+}
+
+}  // namespace
+
+Document parse_document(const YAML::Node& root, ParseContext& ctx) {
+  Document doc;
+  doc.file = ctx.diags.file();
+  MapReader m(root, "document", ctx.diags);
+  if (!m.is_map()) return doc;
+  m.check_keys(kDocKeys);
+  parse_header(m, doc);
+  if (!m.has("include") && !m.has("suites")) {
+    ctx.diags.error(m.where(), "a document needs 'suites' or 'include' (ACTS §2)");
+  }
+  doc.defaults = parse_defaults(m);
+  if (!m.expect_list("suites", true)) return doc;
+  Unique suite_ids("suite");
+  Unique test_ids("test");
+  size_t index = 0;
+  for (const auto& node : m.get("suites")) {
+    doc.suites.push_back(parse_suite(node, index++, ctx, doc.defaults, test_ids));
+    suite_ids.add(ctx.diags, node);
+  }
+  return doc;
+}
+
+}  // namespace a2a::scenario::detail

@@ -1,0 +1,338 @@
+// Our stdio wire actions (docs/scenario-format.md §3.2), x-grades (§3.3) and
+// x-concurrent. Byte payloads are decoded here, once, so a bad escape or a
+// missing fixture is a load error with a line number, not a mid-run surprise.
+#include <fstream>
+#include <iterator>
+
+#include "runner/core/escape.hpp"
+#include "runner/scenario/parser.hpp"
+#include "runner/scenario/yaml_json.hpp"
+
+namespace a2a::scenario::detail {
+
+namespace {
+
+constexpr std::string_view kCommon[] = {"id", "description", "delay_ms"};
+constexpr std::string_view kHandshakeForms[] = {"accept", "reject"};
+constexpr std::string_view kHandshakeMapKeys[] = {"variant", "ack", "ack_raw"};
+constexpr std::string_view kSendRequestKeys[] = {"method", "id", "params"};
+constexpr std::string_view kExpectResponseKeys[] = {"id", "result", "error", "within_ms"};
+constexpr std::string_view kExpectNotificationKeys[] = {"method", "params", "within_ms"};
+constexpr std::string_view kExpectFrameKeys[] = {"body", "body_raw", "canonical", "within_ms"};
+constexpr std::string_view kStreamExtraKeys[] = {"id", "final", "errors", "within_ms"};
+constexpr std::string_view kSilenceKeys[] = {"ms", "stream"};
+constexpr std::string_view kStreams[] = {"stdout", "stderr"};
+constexpr std::string_view kWithinKeys[] = {"within_ms"};
+constexpr std::string_view kExitKeys[] = {"status", "within_ms"};
+constexpr std::string_view kExitWords[] = {"nonzero", "any"};
+constexpr std::string_view kFileKeys[] = {"file"};
+constexpr std::string_view kFillKeys[] = {"fill", "count", "prefix", "suffix"};
+constexpr std::string_view kGradeKeys[] = {"grade", "note", "description"};
+constexpr std::string_view kGrades[] = {"pass", "non_strict", "informational", "fail"};
+constexpr std::string_view kExpectationKeys[] = {
+    "expect", "expect_error", "expect_stream", "x-expect-handshake", "x-expect-response",
+    "x-expect-notification", "x-expect-frame", "x-expect-stream", "x-expect-silence",
+    "x-expect-eof", "x-expect-exit"};
+constexpr std::string_view kFanOutKeys[] = {"repeat", "steps"};
+
+// In double quotes YAML decodes escapes itself, and "\xff" becomes U+00FF
+// (two bytes). Bytes fields must mean bytes, so a double-quoted scalar is
+// re-read from the source text and decoded by our own rules.
+bool scalar_bytes(const YAML::Node& node, const ParseContext& ctx, std::string& out,
+                  std::string& why) {
+  std::string text = node.Scalar();
+  const auto pos = static_cast<size_t>(node.Mark().pos);
+  if (node.Tag() == "!" && pos < ctx.source.size() && ctx.source[pos] == '"') {
+    size_t end = pos + 1;
+    while (end < ctx.source.size() && ctx.source[end] != '"') end += ctx.source[end] == '\\' ? 2 : 1;
+    text = std::string(ctx.source.substr(pos + 1, end - pos - 1));
+    if (text.find('\n') != std::string::npos) {
+      why = "a double-quoted byte string must fit on one line (use single quotes or a block)";
+      return false;
+    }
+  }
+  return core::unescape_bytes(text, out, &why);
+}
+
+// Decodes the string at `key` of `m` into `out`; records an error if not.
+bool bytes_field(const MapReader& m, std::string_view key, const ParseContext& ctx, std::string& out) {
+  if (!m.string(key)) return false;
+  std::string why;
+  if (!scalar_bytes(m.get(key), ctx, out, why)) {
+    m.error(key, "bad escape in '" + std::string(key) + "': " + why);
+    return false;
+  }
+  return true;
+}
+
+void read_fixture(const MapReader& f, const ParseContext& ctx, WireAction& w) {
+  auto rel = f.string("file", true);
+  if (!rel) return;
+  const std::filesystem::path path = ctx.base_dir / *rel;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    f.diags().error(f.where("file"), "x-send-bytes file '" + *rel + "' not found (looked for " +
+                    path.generic_string() + ")", core::ErrorKind::kNotFound);
+    return;
+  }
+  if (size > static_cast<uint64_t>(kMaxSendBytes)) {
+    f.error("file", "x-send-bytes file '" + *rel + "' is larger than 256 MiB");
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  w.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  w.has_bytes = true;
+}
+
+void expand_fill(const MapReader& f, const ParseContext& ctx, WireAction& w) {
+  f.check_keys(kFillKeys);
+  std::string fill, prefix, suffix;
+  f.require("fill");
+  bool ok = bytes_field(f, "fill", ctx, fill);
+  if (ok && fill.empty()) {
+    f.error("fill", "'fill' must not be empty");
+    ok = false;
+  }
+  auto count = f.integer("count", 0, kMaxSendBytes, true);
+  if (f.has("prefix")) ok = bytes_field(f, "prefix", ctx, prefix) && ok;
+  if (f.has("suffix")) ok = bytes_field(f, "suffix", ctx, suffix) && ok;
+  if (!ok || !count) return;
+  if (static_cast<uint64_t>(*count) * fill.size() > static_cast<uint64_t>(kMaxSendBytes)) {
+    f.error("count", "x-send-bytes fill of " + std::to_string(*count) + " x " +
+                         std::to_string(fill.size()) + " bytes exceeds the 256 MiB limit");
+    return;
+  }
+  w.bytes.reserve(prefix.size() + fill.size() * static_cast<size_t>(*count) + suffix.size());
+  w.bytes = prefix;
+  for (int64_t i = 0; i < *count; ++i) w.bytes += fill;
+  w.bytes += suffix;
+  w.has_bytes = true;
+}
+
+void parse_send_bytes(const MapReader& m, const ParseContext& ctx, WireAction& w) {
+  const YAML::Node v = m.get("x-send-bytes");
+  if (v.IsMap()) {
+    MapReader f(v, "'x-send-bytes' of " + m.context(), m.diags());
+    if (f.has("file")) {
+      f.check_keys(kFileKeys);
+      read_fixture(f, ctx, w);
+    } else {
+      expand_fill(f, ctx, w);
+    }
+    return;
+  }
+  if (!is_string(v)) {
+    m.error("x-send-bytes", "'x-send-bytes' must be a string with escapes, {file: path} or "
+                            "{fill: ..., count: N} (got " + describe(v) + ")");
+    return;
+  }
+  w.has_bytes = bytes_field(m, "x-send-bytes", ctx, w.bytes);
+}
+
+void parse_handshake(const MapReader& m, const ParseContext& ctx, WireAction& w) {
+  const YAML::Node v = m.get("x-handshake");
+  if (v.IsMap()) {
+    MapReader h(v, "'x-handshake' of " + m.context(), m.diags());
+    h.check_keys(kHandshakeMapKeys);
+    if (h.keys().size() != 1) {
+      m.error("x-handshake", "'x-handshake' map needs exactly one of variant, ack, ack_raw");
+    }
+    h.string("variant");
+    if (h.has("ack_raw")) w.has_bytes = bytes_field(h, "ack_raw", ctx, w.bytes);
+    return;
+  }
+  std::string text = v.IsScalar() ? v.Scalar() : describe(v);
+  if (!is_string(v) || (text != "accept" && text != "reject")) {
+    m.error("x-handshake", "unknown x-handshake form '" + text +
+                               "' (expected accept, reject, {variant: V}, {ack: ...} or {ack_raw: "
+                               "\"...\"})",
+            did_you_mean(text, kHandshakeForms));
+  }
+}
+
+// A map value whose keys are `known`; `within_ms` bounded if present.
+std::optional<MapReader> spec_map(const MapReader& m, std::string_view key, Keys known) {
+  MapReader s(m.get(key), "'" + std::string(key) + "' of " + m.context(), m.diags());
+  if (!s.is_map()) return std::nullopt;
+  s.check_keys(known);
+  s.integer("within_ms", 0, kMaxMillis);
+  return s;
+}
+
+void exclusive(const MapReader& s, std::string_view a, std::string_view b) {
+  if (s.has(a) && s.has(b)) {
+    s.error(b, "'" + std::string(a) + "' and '" + std::string(b) + "' are mutually exclusive");
+  }
+}
+
+void parse_expect_exit(const MapReader& m) {
+  auto s = spec_map(m, "x-expect-exit", kExitKeys);
+  if (!s || !s->has("status")) return;
+  const YAML::Node status = s->get("status");
+  if (is_integer(status)) return;
+  const std::string text = status.IsScalar() ? status.Scalar() : describe(status);
+  if (!is_string(status) || (text != "nonzero" && text != "any")) {
+    s->error("status", "'status' must be an exit code, nonzero or any (got '" + text + "')",
+             did_you_mean(text, kExitWords));
+  }
+}
+
+bool is_true(const YAML::Node& node) { return is_bool(node) && yaml_to_json(node).get<bool>(); }
+
+// Actions that write (or only wait): handshake answers, sends, close, sleep.
+void parse_write_action(const MapReader& m, const std::string& key, WireAction& w, ParseContext& ctx) {
+  switch (w.type) {
+    case WireActionType::kHandshake: parse_handshake(m, ctx, w); break;
+    case WireActionType::kSendBytes: parse_send_bytes(m, ctx, w); break;
+    case WireActionType::kSendFrame: {
+      const YAML::Node v = m.get(key);
+      if (v.IsMap() && v.size() == 1 && v["body_raw"]) {
+        MapReader f(v, "'x-send-frame' of " + m.context(), m.diags());
+        w.has_bytes = bytes_field(f, "body_raw", ctx, w.bytes);
+      }
+      break;
+    }
+    case WireActionType::kSendRequest:
+      if (auto s = spec_map(m, key, kSendRequestKeys)) s->string("method", true);
+      break;
+    case WireActionType::kCloseStdin:
+      if (!is_true(m.get(key))) m.error(key, "'x-close-stdin' must be true");
+      break;
+    case WireActionType::kSleep: m.integer(key, 0, kMaxMillis); break;
+    default: break;
+  }
+}
+
+// The x-expect-* family.
+void parse_expect_action(const MapReader& m, const std::string& key, WireAction& w, ParseContext& ctx) {
+  switch (w.type) {
+    case WireActionType::kExpectHandshake: m.expect_map(key); break;
+    case WireActionType::kExpectResponse:
+      if (auto s = spec_map(m, key, kExpectResponseKeys)) exclusive(*s, "result", "error");
+      break;
+    case WireActionType::kExpectNotification:
+      if (auto s = spec_map(m, key, kExpectNotificationKeys)) s->string("method");
+      break;
+    case WireActionType::kExpectFrame:
+      if (auto s = spec_map(m, key, kExpectFrameKeys)) {
+        exclusive(*s, "body", "body_raw");
+        if (s->has("body_raw")) w.has_bytes = bytes_field(*s, "body_raw", ctx, w.bytes);
+      }
+      break;
+    case WireActionType::kExpectStream:
+      parse_expect_stream(m.get(key), m.context(), m.diags(), kStreamExtraKeys, key);
+      if (m.get(key).IsMap()) {
+        MapReader(m.get(key), m.context(), m.diags()).integer("within_ms", 0, kMaxMillis);
+      }
+      break;
+    case WireActionType::kExpectSilence:
+      if (auto s = spec_map(m, key, kSilenceKeys)) {
+        s->integer("ms", 1, kMaxMillis, true);
+        s->one_of("stream", kStreams);
+      }
+      break;
+    case WireActionType::kExpectEof:
+      if (!is_true(m.get(key))) spec_map(m, key, kWithinKeys);
+      break;
+    case WireActionType::kExpectExit: parse_expect_exit(m); break;
+    default: break;
+  }
+}
+
+void parse_wire_value(const MapReader& m, WireActionType type, WireAction& w, ParseContext& ctx) {
+  const std::string key(to_string(type));
+  w.type = type;
+  w.spec = m.json(key);
+  if (is_expectation(type)) parse_expect_action(m, key, w, ctx);
+  else parse_write_action(m, key, w, ctx);
+}
+
+std::optional<Grade> parse_grade(const MapReader& a, const std::string& step_id, ParseContext& ctx) {
+  std::vector<std::string_view> known(std::begin(kGradeKeys), std::end(kGradeKeys));
+  known.insert(known.end(), std::begin(kExpectationKeys), std::end(kExpectationKeys));
+  a.check_keys(known);
+  Grade g;
+  g.where = a.where();
+  g.grade = grade_from(a.one_of("grade", kGrades, true).value_or("pass")).value();
+  g.note = a.string("note").value_or("");
+  g.action.id = step_id;
+  g.action.where = g.where;
+  g.action.description = a.string("description").value_or("");
+  std::vector<std::string_view> actions;
+  for (auto k : kExpectationKeys) {
+    if (a.has(k)) actions.push_back(k);
+  }
+  if (actions.size() != 1) {
+    a.diags().error(a.where(), a.context() + " needs exactly one expectation (one of " +
+                                   join(kExpectationKeys) + ")");
+    return std::nullopt;
+  }
+  Step& act = g.action;
+  if (auto type = wire_action_from(actions.front())) {
+    act.kind = StepKind::kWire;
+    act.wire.emplace();
+    parse_wire_value(a, *type, *act.wire, ctx);
+    return g;
+  }
+  const std::string& owner = a.context();
+  act.kind = StepKind::kOperation;
+  act.expect_where = a.where(actions.front());
+  if (a.has("expect")) act.expect = parse_expect(a.get("expect"), owner, a.diags());
+  if (a.has("expect_error")) act.expect_error = parse_expect_error(a.get("expect_error"), owner, a.diags());
+  if (a.has("expect_stream")) {
+    act.expect_stream = parse_expect_stream(a.get("expect_stream"), owner, a.diags());
+  }
+  return g;
+}
+
+}  // namespace
+
+void parse_wire_step(const MapReader& m, WireActionType type, Step& step, ParseContext& ctx) {
+  std::vector<std::string_view> known(std::begin(kCommon), std::end(kCommon));
+  known.push_back(to_string(type));
+  known.push_back("x-grades");
+  if (is_expectation(type)) known.push_back("capture");
+  m.check_keys(known);
+  step.kind = StepKind::kWire;
+  step.wire.emplace();
+  parse_wire_value(m, type, *step.wire, ctx);
+  if (is_expectation(type)) step.capture = parse_capture(m);
+}
+
+void parse_grades(const MapReader& m, Step& step, ParseContext& ctx) {
+  if (!m.expect_list("x-grades", true)) return;
+  size_t index = 0;
+  for (const auto& node : m.get("x-grades")) {
+    MapReader a(node, "'x-grades[" + std::to_string(index++) + "]' of " + m.context(), m.diags());
+    if (!a.is_map()) continue;
+    if (auto g = parse_grade(a, step.id, ctx)) step.grades.push_back(std::move(*g));
+  }
+}
+
+void parse_concurrent(const MapReader& m, Step& step, ParseContext& ctx, StepIds& ids) {
+  std::vector<std::string_view> known(std::begin(kCommon), std::end(kCommon));
+  known.push_back("x-concurrent");
+  m.check_keys(known);
+  step.kind = StepKind::kConcurrent;
+  const YAML::Node v = m.get("x-concurrent");
+  if (v.IsMap()) {
+    MapReader f(v, "'x-concurrent' of " + m.context(), m.diags());
+    f.check_keys(kFanOutKeys);
+    step.fan_out = static_cast<int>(f.integer("repeat", 1, kMaxFanOut, true).value_or(1));
+    f.require("steps");
+    if (f.expect_list("steps", true)) step.branches.push_back(parse_steps(f.get("steps"), ctx, ids));
+    return;
+  }
+  if (!m.expect_list("x-concurrent", true)) return;
+  for (const auto& branch : v) {
+    if (!branch.IsSequence() || branch.size() == 0) {
+      m.diags().error(branch, "each branch of 'x-concurrent' in " + m.context() +
+                                  " must be a non-empty list of steps (got " + describe(branch) + ")");
+      continue;
+    }
+    step.branches.push_back(parse_steps(branch, ctx, ids));
+  }
+}
+
+}  // namespace a2a::scenario::detail
