@@ -1,0 +1,340 @@
+#include "runner/cli/cli.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "reports/console.hpp"
+#include "reports/html.hpp"
+#include "reports/json_report.hpp"
+#include "reports/junit.hpp"
+#include "runner/engine/run.hpp"
+#include "runner/match/assert.hpp"
+#include "runner/scenario/loader.hpp"
+#include "runner/scenario/profile.hpp"
+#include "runner/scenario/selection.hpp"
+#include "runner/transport/stdio_process.hpp"
+
+#ifndef A2A_SOURCE_DIR
+#define A2A_SOURCE_DIR "."
+#endif
+
+namespace a2a::cli {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+struct Options {
+  std::vector<std::string> paths;
+  std::string agent;
+  std::string profile = "p46";
+  std::vector<std::string> ids, tags, levels, sections;
+  int jobs = 1;
+  double timeout_scale = 1.0;
+  int run_timeout_ms = 0;
+  std::string known_failures;
+  std::string report_dir;
+  std::string json_path, junit_path, html_path, acts_dir;
+  bool no_behaviors = false;
+  bool quiet = false;
+  std::string color = "auto";
+};
+
+fs::path suites_root() {
+  if (fs::exists("suites/profiles")) return "suites";
+  return fs::path(A2A_SOURCE_DIR) / "suites";
+}
+
+// Every *.acts.yaml under a folder, sorted (profiles are *.yaml, not *.acts.yaml).
+std::vector<std::string> files_under(const fs::path& root) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    auto p = it->path().string();
+    if (p.ends_with(".acts.yaml")) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> default_paths() { return files_under(suites_root()); }
+
+// Folders given on the command line stand for the scenario files under them.
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths) {
+  if (paths.empty()) return default_paths();
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    if (fs::is_directory(p)) {
+      auto files = files_under(p);
+      out.insert(out.end(), files.begin(), files.end());
+    } else {
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
+// Assertions are checked before any agent starts, so a malformed one is a
+// file:line error of `check`, not an ERROR in the middle of a run.
+void check_step_assertions(const scenario::Step& st, std::string& problems) {
+  auto check = [&](const Json& a, const std::string& what) {
+    std::string why = match::check_assertion(a);
+    if (!why.empty())
+      problems += (problems.empty() ? "" : "\n") + st.where.str() + ": error[schema]: malformed " +
+                  what + " in step '" + st.id + "': " + why;
+  };
+  if (st.expect && st.expect->contains("body")) check((*st.expect)["body"], "expect.body");
+  if (!st.wire) return;
+  const Json& spec = st.wire->spec;
+  switch (st.wire->type) {
+    case scenario::WireActionType::kExpectHandshake: check(spec, "x-expect-handshake"); break;
+    case scenario::WireActionType::kExpectResponse:
+      for (const char* k : {"result", "error"})
+        if (spec.contains(k)) check(spec[k], std::string("x-expect-response.") + k);
+      break;
+    case scenario::WireActionType::kExpectFrame:
+      if (spec.contains("body")) check(spec["body"], "x-expect-frame.body");
+      break;
+    case scenario::WireActionType::kExpectNotification:
+      if (spec.contains("params")) check(spec["params"], "x-expect-notification.params");
+      break;
+    default: break;
+  }
+}
+
+std::string check_assertions(const std::vector<scenario::Document>& docs) {
+  std::string problems;
+  for (const auto& d : docs)
+    for (const auto& su : d.suites)
+      for (const auto& t : su.tests) {
+        scenario::for_each_step(t.steps, [&](const scenario::Step& st) { check_step_assertions(st, problems); });
+        for (const auto& g : t.steps)
+          for (const auto& alt : g.grades) check_step_assertions(alt.action, problems);
+      }
+  return problems;
+}
+
+// Loads every file (and its includes) once; all problems at once.
+core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::string>& paths) {
+  std::vector<scenario::Document> docs;
+  std::string problems;
+  std::set<std::string> seen;
+  for (const auto& p : paths) {
+    auto d = scenario::load_with_includes(p);
+    if (!d) {
+      problems += (problems.empty() ? "" : "\n") + d.error().str();
+      continue;
+    }
+    for (auto& doc : *d)
+      if (seen.insert(fs::weakly_canonical(doc.file).string()).second) docs.push_back(std::move(doc));
+  }
+  if (!problems.empty()) return core::fail(core::ErrorKind::kSchema, problems);
+  // Test ids must be unique across the run: they key results and known failures.
+  std::map<std::string, std::string> ids;
+  for (const auto& d : docs)
+    for (const auto& s : d.suites)
+      for (const auto& t : s.tests) {
+        auto [it, fresh] = ids.emplace(t.id, t.where.str());
+        if (!fresh)
+          problems += (problems.empty() ? "" : "\n") + t.where.str() + ": error[schema]: test id " +
+                      t.id + " is also defined at " + it->second;
+      }
+  problems = check_assertions(docs);
+  if (!problems.empty()) return core::fail(core::ErrorKind::kSchema, problems);
+  return docs;
+}
+
+scenario::Selection selection_of(const Options& o) {
+  scenario::Selection sel;
+  sel.ids = o.ids;
+  sel.tags = o.tags;
+  sel.sections = o.sections;
+  for (const auto& l : o.levels)
+    if (auto lv = scenario::level_from(l)) sel.levels.push_back(*lv);
+  return sel;
+}
+
+void add_selection_flags(CLI::App* app, Options& o) {
+  app->add_option("paths", o.paths, "Scenario files (ACTS YAML); default: every suites/**/*.acts.yaml");
+  app->add_option("--id", o.ids, "Only tests whose id matches this glob (repeatable; !GLOB excludes)");
+  app->add_option("--tag", o.tags, "Only tests with this tag (repeatable)");
+  app->add_option("--level", o.levels, "Only tests of this level: must, should, may (repeatable)")
+      ->check(CLI::IsMember({"must", "should", "may"}));
+  app->add_option("--section", o.sections, "Only tests whose spec_ref contains this text (repeatable)");
+}
+
+int cmd_check(const Options& o) {
+  auto paths = expand_paths(o.paths);
+  auto docs = load_all(paths);
+  if (!docs) {
+    std::cerr << docs.error().message << "\n";
+    return kExitUsage;
+  }
+  size_t n = 0;
+  for (const auto& d : *docs) n += d.test_count();
+  std::cout << "ok: " << docs->size() << " file(s), " << n << " test(s)\n";
+  return 0;
+}
+
+int cmd_list(const Options& o) {
+  auto docs = load_all(expand_paths(o.paths));
+  if (!docs) {
+    std::cerr << docs.error().message << "\n";
+    return kExitUsage;
+  }
+  for (const auto* t : scenario::select_tests(*docs, selection_of(o)))
+    std::cout << t->id << "  [" << scenario::to_string(t->level) << "]  " << t->name << "  ("
+              << t->where.str() << ")\n";
+  return 0;
+}
+
+core::Expected<void> write_reports(const Options& o, const result::RunResult& run) {
+  std::string dir = o.report_dir;
+  auto path_or = [&](const std::string& explicit_path, const char* name) {
+    if (!explicit_path.empty()) return explicit_path;
+    return dir.empty() ? std::string() : (fs::path(dir) / name).string();
+  };
+  if (!dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return core::fail(core::ErrorKind::kIo, "cannot create report dir " + dir + ": " + ec.message());
+  }
+  auto write = [](const std::string& path, const std::function<void(std::ostream&)>& fn) -> core::Expected<void> {
+    if (path.empty()) return {};
+    std::ostringstream ss;
+    fn(ss);
+    return reports::write_text_file(path, ss.str());
+  };
+  if (auto r = write(path_or(o.json_path, "report.json"), [&](std::ostream& os) { reports::write_json_report(os, run); }); !r) return r;
+  if (auto r = write(path_or(o.junit_path, "junit.xml"), [&](std::ostream& os) { reports::write_junit(os, run); }); !r) return r;
+  if (auto r = write(path_or(o.html_path, "report.html"), [&](std::ostream& os) { reports::write_html(os, run); }); !r) return r;
+  std::string acts = !o.acts_dir.empty() ? o.acts_dir : dir;
+  if (!acts.empty()) {
+    reports::ActsOptions ao;
+    ao.sdk_name = "agent";
+    if (auto r = reports::write_acts_reports(acts, run, ao); !r) return core::fail(r.error());
+  }
+  return {};
+}
+
+int cmd_run(const Options& o, const std::string& command_line) {
+  if (o.agent.empty()) {
+    std::cerr << "a2a-conform run: --agent \"CMD ARGS\" is required (the agent executable to certify)\n";
+    return kExitUsage;
+  }
+  engine::RunConfig cfg;
+  cfg.command_line = command_line;
+  cfg.agent_command = o.agent;
+  auto argv = transport::StdioProcess::split_command(o.agent);
+  if (!argv || argv->empty()) {
+    std::cerr << "a2a-conform run: --agent: " << (argv ? "empty command" : argv.error().message) << "\n";
+    return kExitUsage;
+  }
+  cfg.agent_argv = *argv;
+  auto ppath = scenario::find_profile(o.profile, {suites_root() / "profiles"});
+  if (!ppath) {
+    std::cerr << ppath.error().str() << "\n";
+    return kExitUsage;
+  }
+  auto profile = scenario::load_profile(*ppath);
+  if (!profile) {
+    std::cerr << profile.error().message << "\n";
+    return kExitUsage;
+  }
+  cfg.profile = *profile;
+  cfg.suite_paths = o.paths;
+  cfg.jobs = o.jobs;
+  cfg.timeout_scale = o.timeout_scale;
+  cfg.run_timeout_ms = o.run_timeout_ms;
+  cfg.assume_behaviors = !o.no_behaviors;
+  if (!o.known_failures.empty()) {
+    auto kf = engine::load_known_failures(o.known_failures);
+    if (!kf) {
+      std::cerr << kf.error().str() << "\n";
+      return kExitUsage;
+    }
+    cfg.known_failures = *kf;
+  }
+  auto docs = load_all(expand_paths(o.paths));
+  if (!docs) {
+    std::cerr << docs.error().message << "\n";
+    return kExitUsage;
+  }
+  auto tests = scenario::select_tests(*docs, selection_of(o));
+  if (tests.empty()) {
+    std::cerr << "a2a-conform run: no scenario matches the selection\n";
+    return kExitUsage;
+  }
+  reports::ConsoleOptions co;
+  co.progress = !o.quiet;
+  co.color = o.color == "always" ? reports::ColorMode::kAlways
+             : o.color == "never" ? reports::ColorMode::kNever : reports::ColorMode::kAuto;
+  reports::ConsoleReporter console(std::cout, co);
+  console.on_start(static_cast<int>(tests.size()));
+  auto run = engine::run_all(tests, cfg, [&](const result::ScenarioResult& r, size_t done, size_t) {
+    console.on_scenario_done(r, static_cast<int>(done));
+  });
+  if (auto w = write_reports(o, run); !w) {
+    std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";
+    console.finish(run);
+    return kExitUsage;
+  }
+  console.finish(run);
+  return run.exit_code();
+}
+
+}  // namespace
+
+int main_with_args(int argc, char** argv) {
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  CLI::App app{
+      "a2a-conform: certifies an A2A agent against conformance scenarios.\n\n"
+      "  a2a-conform run --agent \"./my-agent --stdio\"          run every suite (stdio, profile p46)\n"
+      "  a2a-conform run --agent ./a2a-ref-agent --id 'STDIO-FRAME-*' -j2 --report-dir out\n"
+      "  a2a-conform check suites/                              validate scenario files only\n"
+      "  a2a-conform list --level must                          list the selected scenarios\n\n"
+      "Exit codes: 0 conformant, 1 conformance failures (FAIL, TIMEOUT, XPASS), 2 usage or harness error.\n"
+      "Scenario format: docs/scenario-format.md. Reports: docs/reports.md."};
+  app.require_subcommand(1);
+  Options o;
+  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio binding)");
+  run->add_option("--agent", o.agent, "Agent command line, e.g. \"./agent --stdio\" (spawned once per scenario)")->required();
+  run->add_option("--profile", o.profile, "Stdio wire profile: a name in suites/profiles or a YAML file")->capture_default_str();
+  add_selection_flags(run, o);
+  run->add_option("-j,--jobs", o.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64))->capture_default_str();
+  run->add_option("--timeout-scale", o.timeout_scale, "Multiply every deadline (slow machines, sanitizers)")
+      ->check(CLI::Range(0.1, 100.0))->capture_default_str();
+  run->add_option("--run-timeout-ms", o.run_timeout_ms, "Bound for the whole run; scenarios not started by then are TIMEOUT");
+  run->add_option("--known-failures", o.known_failures, "YAML list of expected failures (XFAIL; an entry that passes is XPASS and fails the run)");
+  run->add_option("--report-dir", o.report_dir, "Write report.json, junit.xml, report.html and the ACTS report here");
+  run->add_option("--json", o.json_path, "JSON report path");
+  run->add_option("--junit", o.junit_path, "JUnit XML report path");
+  run->add_option("--html", o.html_path, "Self-contained HTML report path");
+  run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13)");
+  run->add_flag("--no-behaviors", o.no_behaviors, "The agent does not implement the ACTS tck-* behaviour prefixes: skip tests that need them");
+  run->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
+  run->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  auto* check = app.add_subcommand("check", "Validate scenario files (file:line:column errors) without running anything");
+  check->add_option("paths", o.paths, "Scenario files; default: every suites/**/*.acts.yaml");
+  auto* list = app.add_subcommand("list", "List the scenarios a selection picks");
+  add_selection_flags(list, o);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kExitUsage;
+  }
+  if (*check) return cmd_check(o);
+  if (*list) return cmd_list(o);
+  return cmd_run(o, command_line);
+}
+
+}  // namespace a2a::cli

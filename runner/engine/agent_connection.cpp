@@ -1,0 +1,244 @@
+#include "runner/engine/agent_connection.hpp"
+
+#include <chrono>
+
+namespace a2a::engine {
+
+using core::Clock;
+using core::Deadline;
+using core::Millis;
+
+core::Expected<std::unique_ptr<AgentConnection>> AgentConnection::start(
+    const ConnectionOptions& opts) {
+  auto proc = transport::StdioProcess::spawn(opts.spawn);
+  if (!proc) return core::fail(proc.error());
+  std::unique_ptr<AgentConnection> c(new AgentConnection());
+  c->proc_ = std::move(proc.value());
+  c->decoder_ = wire::make_content_length_decoder(opts.rules);
+  c->max_inbox_bytes_ = opts.max_inbox_bytes;
+  c->started_ = Clock::now();
+  c->last_byte_at_ = c->started_;
+  c->reader_ = std::thread([raw = c.get()] { raw->reader_loop(); });
+  return c;
+}
+
+AgentConnection::~AgentConnection() {
+  {
+    std::lock_guard lk(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (proc_) proc_->kill_now();  // unblocks the reader (EOF) if it is still reading
+  if (reader_.joinable()) reader_.join();
+}
+
+// Raw bytes of the current (not yet framed) stdout data, so each frame can
+// carry its header block exactly as the agent wrote it (checked by the
+// framing scenarios: writers must emit the canonical form).
+namespace {
+struct RawTracker {
+  std::string pending;
+  size_t fed = 0;
+  size_t consumed = 0;
+};
+}  // namespace
+
+void AgentConnection::reader_loop() {
+  RawTracker raw;
+  while (true) {
+    {
+      std::lock_guard lk(mu_);
+      if (stop_ || eof_) return;
+    }
+    auto r = proc_->read_some(Deadline::after(Millis(50)));
+    if (r.status == transport::ReadResult::Status::kTimeout) continue;
+    if (r.status != transport::ReadResult::Status::kData) {
+      decoder_->finish();
+    } else {
+      {
+        std::lock_guard lk(mu_);
+        last_byte_at_ = Clock::now();
+      }
+      raw.pending += r.data;
+      raw.fed += r.data.size();
+      decoder_->feed(r.data);
+    }
+    bool stop_reading = false;
+    for (;;) {
+      auto d = decoder_->next();
+      if (d.status == wire::DecodeResult::Status::kNeedMore) break;
+      if (d.status == wire::DecodeResult::Status::kEnd) break;
+      if (d.status == wire::DecodeResult::Status::kError) {
+        std::lock_guard lk(mu_);
+        if (framing_error_.empty())
+          framing_error_ = std::string(wire::to_string(d.error)) + ": " + d.detail;
+        stop_reading = true;
+        break;
+      }
+      size_t consumed_now = raw.fed - decoder_->buffered();
+      size_t seg = consumed_now - raw.consumed;
+      raw.consumed = consumed_now;
+      std::string header;
+      if (seg <= raw.pending.size() && seg >= d.frame.body.size())
+        header = raw.pending.substr(0, seg - d.frame.body.size());
+      raw.pending.erase(0, std::min(seg, raw.pending.size()));
+      if (!push_frame(std::move(d.frame), std::move(header))) {
+        stop_reading = true;
+        break;
+      }
+    }
+    if (r.status != transport::ReadResult::Status::kData || stop_reading) {
+      std::lock_guard lk(mu_);
+      eof_ = true;
+      cv_.notify_all();
+      return;
+    }
+    cv_.notify_all();
+  }
+}
+
+bool AgentConnection::push_frame(wire::Frame&& f, std::string&& raw_header) {
+  InboxFrame in;
+  in.raw_header = std::move(raw_header);
+  in.t_ms = std::chrono::duration<double, std::milli>(Clock::now() - started_).count();
+  in.body = std::move(f.body);
+  try {
+    in.json = Json::parse(in.body);
+  } catch (...) {
+    in.json.reset();
+  }
+  std::lock_guard lk(mu_);
+  in.seq = next_seq_++;
+  inbox_bytes_ += in.body.size();
+  inbox_.push_back(std::move(in));
+  if (inbox_bytes_ <= max_inbox_bytes_) return true;
+  framing_error_ = "agent flooded stdout: more than " + std::to_string(max_inbox_bytes_ >> 20) +
+                   " MiB of frames nobody asked for";
+  return false;
+}
+
+core::Expected<void> AgentConnection::send(std::string_view bytes, Deadline deadline) {
+  return proc_->write(bytes, deadline);
+}
+
+void AgentConnection::close_stdin() { proc_->close_stdin(); }
+
+std::optional<InboxFrame> AgentConnection::take(
+    const std::function<bool(const InboxFrame&)>& want, Deadline deadline) {
+  return find(want, deadline, true);
+}
+
+std::optional<InboxFrame> AgentConnection::peek(
+    const std::function<bool(const InboxFrame&)>& want, Deadline deadline) {
+  return find(want, deadline, false);
+}
+
+void AgentConnection::remove(size_t seq) {
+  std::lock_guard lk(mu_);
+  for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
+    if (it->seq == seq) {
+      inbox_bytes_ -= it->body.size();
+      inbox_.erase(it);
+      return;
+    }
+  }
+}
+
+std::vector<InboxFrame> AgentConnection::pending() const {
+  std::lock_guard lk(mu_);
+  return {inbox_.begin(), inbox_.end()};
+}
+
+std::optional<InboxFrame> AgentConnection::find(
+    const std::function<bool(const InboxFrame&)>& want, Deadline deadline, bool remove) {
+  std::unique_lock lk(mu_);
+  for (;;) {
+    for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
+      if (!want(*it)) continue;
+      if (!remove) return *it;
+      InboxFrame f = std::move(*it);
+      inbox_bytes_ -= f.body.size();
+      inbox_.erase(it);
+      return f;
+    }
+    if (eof_ || !interrupted_.empty() || deadline.expired()) return std::nullopt;
+    if (deadline.is_never())
+      cv_.wait(lk);
+    else
+      cv_.wait_until(lk, deadline.time());
+  }
+}
+
+bool AgentConnection::quiet_for(Millis quiet, Deadline deadline) {
+  std::unique_lock lk(mu_);
+  auto quiet_start = Clock::now();
+  size_t seen = next_seq_;
+  auto until = Deadline::at(quiet_start + quiet).min(deadline);
+  while (!until.expired() && interrupted_.empty()) {
+    cv_.wait_until(lk, until.time());
+    if (next_seq_ != seen || last_byte_at_ > quiet_start) return false;
+  }
+  return next_seq_ == seen && last_byte_at_ <= quiet_start && interrupted_.empty();
+}
+
+bool AgentConnection::wait_eof(Deadline deadline) {
+  std::unique_lock lk(mu_);
+  while (!eof_ && interrupted_.empty() && !deadline.expired()) cv_.wait_until(lk, deadline.time());
+  return eof_;
+}
+
+std::optional<transport::ExitStatus> AgentConnection::wait_exit(Deadline deadline) {
+  return proc_->wait_exit(deadline);
+}
+
+std::string AgentConnection::why() const {
+  std::lock_guard lk(mu_);
+  if (!interrupted_.empty()) return interrupted_;
+  if (!framing_error_.empty()) return "agent output is not valid framing: " + framing_error_;
+  if (eof_) {
+    auto st = proc_->poll_exit();
+    return "agent closed stdout" + (st ? " (" + st->str() + ")" : std::string());
+  }
+  return {};
+}
+
+bool AgentConnection::eof() const {
+  std::lock_guard lk(mu_);
+  return eof_;
+}
+
+std::string AgentConnection::framing_error() const {
+  std::lock_guard lk(mu_);
+  return framing_error_;
+}
+
+size_t AgentConnection::unconsumed() const {
+  std::lock_guard lk(mu_);
+  return inbox_.size();
+}
+
+transport::ExitStatus AgentConnection::shutdown(Millis grace, Millis term_grace) {
+  auto st = proc_->shutdown(grace, term_grace);
+  {
+    std::lock_guard lk(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  return st;
+}
+
+transport::ExitStatus AgentConnection::kill_now() {
+  auto st = proc_->kill_now();
+  cv_.notify_all();
+  return st;
+}
+
+void AgentConnection::interrupt(const std::string& reason) {
+  {
+    std::lock_guard lk(mu_);
+    if (interrupted_.empty()) interrupted_ = reason;
+  }
+  cv_.notify_all();
+}
+
+}  // namespace a2a::engine

@@ -1,0 +1,116 @@
+#include "runner/engine/run.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include <yaml-cpp/yaml.h>
+
+#include "runner/a2a/model.hpp"
+#include "runner/core/deadline.hpp"
+#include "runner/engine/scenario_runner.hpp"
+#include "runner/scenario/selection.hpp"
+
+namespace a2a::engine {
+
+using result::Outcome;
+
+void apply_known_failures(result::ScenarioResult& r, const std::vector<KnownFailure>& known) {
+  for (const auto& k : known) {
+    if (!scenario::glob_match(k.id, r.id)) continue;
+    if (r.outcome == Outcome::kFail || r.outcome == Outcome::kTimeout) {
+      r.outcome = Outcome::kXFail;
+      r.reason = "known failure (" + k.reason + "): " + r.reason;
+    } else if (r.outcome == Outcome::kPass) {
+      r.outcome = Outcome::kXPass;
+      r.reason = "listed as a known failure (" + k.reason +
+                 ") but passed: remove it from the known-failures file";
+    }
+    return;
+  }
+}
+
+core::Expected<std::vector<KnownFailure>> load_known_failures(const std::string& path) {
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    return core::fail(core::ErrorKind::kNotFound, "known-failures file not found: " + path);
+  } catch (const YAML::Exception& e) {
+    return core::fail(core::ErrorKind::kParse, e.what(), {path, e.mark.line + 1, e.mark.column + 1});
+  }
+  std::vector<KnownFailure> out;
+  if (!doc.IsMap() || !doc["expected_failures"] || !doc["expected_failures"].IsSequence())
+    return core::fail(core::ErrorKind::kSchema, "expected a map with an 'expected_failures' list",
+                      {path, doc.Mark().line + 1, doc.Mark().column + 1});
+  for (const auto& n : doc["expected_failures"]) {
+    if (!n.IsMap() || !n["id"] || !n["id"].IsScalar())
+      return core::fail(core::ErrorKind::kSchema, "each entry needs an 'id'",
+                        {path, n.Mark().line + 1, n.Mark().column + 1});
+    for (const auto& kv : n) {
+      auto key = kv.first.as<std::string>();
+      if (key != "id" && key != "reason")
+        return core::fail(core::ErrorKind::kSchema, "unknown key '" + key + "' (known: id, reason)",
+                          {path, kv.first.Mark().line + 1, kv.first.Mark().column + 1});
+    }
+    out.push_back({n["id"].as<std::string>(), n["reason"] ? n["reason"].as<std::string>() : ""});
+  }
+  return out;
+}
+
+result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const RunConfig& config,
+                          const ProgressFn& progress) {
+  auto t0 = std::chrono::steady_clock::now();
+  result::RunResult run;
+  run.tool_version = config.tool_version;
+  run.started_at = model::now_timestamp();
+  run.target = config.agent_command;
+  run.command_line = config.command_line;
+  run.profiles = {config.profile.name};
+  run.bindings = {"stdio"};
+  run.scenarios.resize(tests.size());
+  auto run_deadline = config.run_timeout_ms > 0
+                          ? core::Deadline::after(core::Millis(config.run_timeout_ms))
+                          : core::Deadline::never();
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::mutex progress_mu;
+  auto worker = [&] {
+    for (;;) {
+      size_t i = next.fetch_add(1);
+      if (i >= tests.size()) return;
+      const auto& t = *tests[i];
+      result::ScenarioResult r;
+      std::string why = skip_reason(t, config);
+      if (!why.empty()) {
+        r = describe(t, config);
+        r.outcome = Outcome::kSkip;
+        r.reason = why;
+      } else if (run_deadline.expired()) {
+        r = describe(t, config);
+        r.outcome = Outcome::kTimeout;
+        r.reason = "not started: the run's deadline (--run-timeout) expired";
+      } else {
+        r = run_scenario(t, config);
+      }
+      apply_known_failures(r, config.known_failures);
+      run.scenarios[i] = std::move(r);
+      size_t n = done.fetch_add(1) + 1;
+      if (progress) {
+        std::lock_guard lk(progress_mu);
+        progress(run.scenarios[i], n, tests.size());
+      }
+    }
+  };
+  int jobs = std::max(1, config.jobs);
+  std::vector<std::thread> pool;
+  for (int j = 1; j < jobs; ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+  run.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - t0).count();
+  return run;
+}
+
+}  // namespace a2a::engine

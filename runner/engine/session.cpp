@@ -1,0 +1,36 @@
+#include "runner/engine/session.hpp"
+
+#include <cmath>
+
+#include "runner/wire/codec.hpp"
+
+namespace a2a::engine {
+
+core::Millis Session::scaled(int ms) const {
+  return core::Millis(static_cast<long long>(std::llround(ms * config->timeout_scale)));
+}
+
+core::Deadline Session::step_deadline(int within_ms) const {
+  int ms = within_ms > 0 ? within_ms : profile().timeouts.step_ms;
+  return core::Deadline::after(scaled(ms)).min(deadline);
+}
+
+std::unique_ptr<Session> Session::branch() {
+  auto b = std::make_unique<Session>();
+  b->config = config;
+  b->test = test;
+  b->conn = conn;
+  b->session_id = session_id;
+  b->deadline = deadline;
+  b->next_id = next_id;
+  std::lock_guard lk(vars_mu);
+  b->vars = vars;
+  return b;
+}
+
+std::string Session::frame(std::string_view body) const {
+  if (profile().framing.kind == "newline") return std::string(body) + "\n";
+  return wire::encode_content_length(body);
+}
+
+}  // namespace a2a::engine

@@ -1,0 +1,47 @@
+// Everything one scenario's steps share: the agent connection, the profile,
+// variables and captures, the request-id counter, and the scenario deadline.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "runner/core/deadline.hpp"
+#include "runner/engine/agent_connection.hpp"
+#include "runner/engine/config.hpp"
+#include "runner/match/vars.hpp"
+#include "runner/scenario/model.hpp"
+
+namespace a2a::engine {
+
+// Branches of x-concurrent get their own Session (own variables, so a
+// fan-out's copies of one step do not overwrite each other's captures) that
+// shares the connection and the id counter with the scenario's.
+struct Session {
+  const RunConfig* config = nullptr;
+  const scenario::Test* test = nullptr;
+  AgentConnection* conn = nullptr;  // owned by the scenario runner
+  std::string session_id;           // the A2A_SESSION_ID we gave the agent
+  core::Deadline deadline = core::Deadline::never();  // whole scenario
+
+  std::mutex vars_mu;
+  match::Vars vars;
+  std::shared_ptr<std::atomic<long long>> next_id = std::make_shared<std::atomic<long long>>(1);
+
+  // A branch: same connection, deadline and ids; a copy of the variables.
+  std::unique_ptr<Session> branch();
+  long long fresh_id() { return next_id->fetch_add(1); }
+
+  const scenario::Profile& profile() const { return config->profile; }
+  // A step's own bound: the profile's step timeout (scaled), never past the scenario's.
+  core::Deadline step_deadline(int within_ms = 0) const;
+  // Scaled milliseconds.
+  core::Millis scaled(int ms) const;
+  // Frame bytes in the profile's framing for a body.
+  std::string frame(std::string_view body) const;
+};
+
+}  // namespace a2a::engine

@@ -1,0 +1,148 @@
+#include "runner/engine/stdio_ops.hpp"
+
+#include "runner/jsonrpc/message.hpp"
+#include "runner/match/assert.hpp"
+#include "runner/match/match_result.hpp"
+
+namespace a2a::engine {
+
+namespace {
+
+bool has_id(const Json& j, const Json& id) {
+  return j.is_object() && j.contains("id") && !j.contains("method") &&
+         match::strictly_equal(j["id"], id);
+}
+
+bool is_notification(const Json& j, std::string_view method) {
+  return j.is_object() && !j.contains("id") && j.contains("method") && j["method"].is_string() &&
+         j["method"].get<std::string>() == method;
+}
+
+void check_envelope(const Json& j, std::vector<std::string>& violations) {
+  if (!j.contains("jsonrpc") || j["jsonrpc"] != "2.0")
+    violations.push_back("response lacks \"jsonrpc\": \"2.0\" (JSON-RPC 2.0 §5)");
+  if (j.contains("result") && j.contains("error"))
+    violations.push_back("response has both result and error (JSON-RPC 2.0 §5)");
+  if (!j.contains("result") && !j.contains("error"))
+    violations.push_back("response has neither result nor error (JSON-RPC 2.0 §5)");
+}
+
+void no_response(OpResult& r, Session& s, const std::string& what, core::Deadline deadline) {
+  r.status = OpResult::Status::kNoResponse;
+  std::string why = s.conn->why();
+  r.deadline_hit = s.deadline.expired();
+  r.problem = what + (why.empty() ? " before the step deadline" : ": " + why);
+  std::string pend = describe_pending(*s.conn);
+  if (!pend.empty()) r.problem += "; " + pend;
+}
+
+void take_final(OpResult& r, const Json& j, Session& s) {
+  check_envelope(j, r.violations);
+  if (j.contains("error")) {
+    r.status = OpResult::Status::kError;
+    r.error = j["error"];
+    if (!r.events.empty())
+      r.violations.push_back(
+          "an error after stream events must be an " + s.profile().stream.error_method +
+          " notification followed by the final result:null response (P46 §3.6), got an error "
+          "response");
+    return;
+  }
+  r.status = OpResult::Status::kResult;
+  const Json& res = j.contains("result") ? j["result"] : Json();
+  if (s.profile().stream.final == "result-null" && !res.is_null())
+    r.violations.push_back("the final response of a stream must carry \"result\": null (P46 §3.6), got " +
+                           match::compact(res, 120));
+}
+
+OpResult stream_call(Session& s, const Json& id, core::Deadline deadline) {
+  OpResult r;
+  r.request_id = id;
+  const auto& st = s.profile().stream;
+  for (;;) {
+    auto f = s.conn->take(
+        [&](const InboxFrame& fr) {
+          if (!fr.json) return false;
+          return has_id(*fr.json, id) || is_notification(*fr.json, st.event_method) ||
+                 is_notification(*fr.json, st.error_method);
+        },
+        deadline);
+    if (!f) {
+      no_response(r, s,
+                  "stream did not end: no final response with id " + match::compact(id) +
+                      " after " + std::to_string(r.events.size()) + " event(s)",
+                  deadline);
+      return r;
+    }
+    const Json& j = *f->json;
+    if (has_id(j, id)) {
+      take_final(r, j, s);
+      return r;
+    }
+    if (j["method"] == st.error_method) {
+      r.stream_errors.push_back(j.value("params", Json()));
+      continue;
+    }
+    if (!j.contains("jsonrpc") || j["jsonrpc"] != "2.0")
+      r.violations.push_back("stream notification lacks \"jsonrpc\": \"2.0\"");
+    r.events.push_back(j.value("params", Json()));
+  }
+}
+
+OpResult unary_call(Session& s, const Json& id, core::Deadline deadline) {
+  OpResult r;
+  r.request_id = id;
+  auto f = s.conn->take([&](const InboxFrame& fr) { return fr.json && has_id(*fr.json, id); },
+                        deadline);
+  if (!f) {
+    no_response(r, s, "no response with id " + match::compact(id), deadline);
+    return r;
+  }
+  const Json& j = *f->json;
+  check_envelope(j, r.violations);
+  if (j.contains("error")) {
+    r.status = OpResult::Status::kError;
+    r.error = j["error"];
+  } else {
+    r.status = OpResult::Status::kResult;
+    r.result = j.value("result", Json());
+  }
+  return r;
+}
+
+}  // namespace
+
+bool is_streaming_operation(std::string_view operation) {
+  return operation == "send_streaming_message" || operation == "subscribe_to_task";
+}
+
+OpResult call_operation(Session& s, const std::string& operation, const Json& params,
+                        core::Deadline deadline) {
+  std::string method = s.profile().method(operation);
+  Json id = s.fresh_id();
+  Json req = jsonrpc::make_request(id, method, params);
+  auto sent = s.conn->send(s.frame(jsonrpc::dump(req)), deadline);
+  if (!sent) {
+    OpResult r;
+    r.request_id = id;
+    no_response(r, s, "could not write the " + method + " request (" + sent.error().message + ")",
+                deadline);
+    return r;
+  }
+  return is_streaming_operation(operation) ? stream_call(s, id, deadline)
+                                           : unary_call(s, id, deadline);
+}
+
+std::string describe_pending(const AgentConnection& conn, size_t max_frames) {
+  auto frames = conn.pending();
+  if (frames.empty()) return {};
+  std::string out = std::to_string(frames.size()) + " unconsumed frame(s) from the agent: ";
+  for (size_t i = 0; i < frames.size() && i < max_frames; ++i) {
+    if (i) out += "; ";
+    out += frames[i].json ? match::compact(*frames[i].json, 160)
+                          : "(not JSON) " + frames[i].body.substr(0, 80);
+  }
+  return out;
+}
+
+}  // namespace a2a::engine

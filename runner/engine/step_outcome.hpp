@@ -1,0 +1,30 @@
+// What executing one step produced, before the scenario-level grading.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "runner/result/result.hpp"
+
+namespace a2a::engine {
+
+struct StepOutcome {
+  result::Outcome outcome = result::Outcome::kPass;
+  std::optional<result::Failure> failure;
+  std::string note;
+
+  bool ok() const {
+    return outcome == result::Outcome::kPass || outcome == result::Outcome::kNonStrict ||
+           outcome == result::Outcome::kInformational;
+  }
+  static StepOutcome pass() { return {}; }
+  static StepOutcome fail(std::string message, std::string expected = {}, std::string actual = {},
+                          std::string path = {});
+  static StepOutcome error(std::string message);   // the scenario is broken
+  static StepOutcome timeout(std::string message);
+};
+
+// Severity order for combining: ERROR > TIMEOUT > FAIL > NON_STRICT > INFORMATIONAL > PASS.
+int severity(result::Outcome o);
+
+}  // namespace a2a::engine

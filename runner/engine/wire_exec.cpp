@@ -1,0 +1,328 @@
+#include "runner/engine/wire_exec.hpp"
+
+#include <thread>
+
+#include "runner/core/escape.hpp"
+#include "runner/engine/stdio_ops.hpp"
+#include "runner/jsonrpc/message.hpp"
+#include "runner/match/assert.hpp"
+#include "runner/match/stream.hpp"
+#include "runner/match/vars.hpp"
+
+namespace a2a::engine {
+
+using scenario::WireAction;
+using scenario::WireActionType;
+
+namespace {
+
+int within(const Json& spec, int fallback = 0) {
+  if (spec.is_object() && spec.contains("within_ms") && spec["within_ms"].is_number_integer())
+    return spec["within_ms"].get<int>();
+  return fallback;
+}
+
+// Interpolates under the vars lock (branches share the store).
+core::Expected<Json> interp(Session& s, const Json& v) {
+  std::lock_guard lk(s.vars_mu);
+  return match::interpolate(v, s.vars);
+}
+
+StepOutcome from_match(const match::MatchResult& m, const std::string& what) {
+  if (m.malformed()) return StepOutcome::error(what + ": malformed assertion: " + m.error);
+  if (m.ok) return StepOutcome::pass();
+  const auto& first = m.mismatches.front();
+  return StepOutcome::fail(what + ": " + m.summary(8), first.expected, first.actual, first.path);
+}
+
+StepOutcome not_arrived(Session& s, const std::string& what) {
+  std::string why = s.conn->why();
+  std::string msg = what + (why.empty() ? "" : " (" + why + ")");
+  std::string pend = describe_pending(*s.conn);
+  if (!pend.empty()) msg += "; " + pend;
+  if (s.deadline.expired()) return StepOutcome::timeout(msg);
+  return StepOutcome::fail(msg);
+}
+
+std::optional<InboxFrame> get_frame(Session& s, const std::function<bool(const InboxFrame&)>& want,
+                                    core::Deadline d, bool consume) {
+  return consume ? s.conn->take(want, d) : s.conn->peek(want, d);
+}
+
+StepOutcome send_bytes(Session& s, const std::string& bytes) {
+  auto r = s.conn->send(bytes, s.step_deadline());
+  if (r) return StepOutcome::pass();
+  // A closed stdin is what many negative scenarios provoke; the expectation
+  // steps after this one judge it. Only a write that hangs is a failure here.
+  if (r.error().kind == core::ErrorKind::kBrokenPipe) {
+    StepOutcome o;
+    o.note = "agent's stdin is closed (EPIPE); " + std::to_string(bytes.size()) + " bytes not delivered";
+    return o;
+  }
+  return StepOutcome::fail("writing " + std::to_string(bytes.size()) +
+                           " bytes to the agent failed: " + r.error().message);
+}
+
+StepOutcome send_request(Session& s, const Json& spec, const std::string& step_id) {
+  auto v = interp(s, spec);
+  if (!v) return StepOutcome::error("x-send-request: " + v.error().message);
+  Json req = {{"jsonrpc", "2.0"}, {"method", (*v).value("method", "")}};
+  bool notification = v->contains("id") && (*v)["id"].is_string() && (*v)["id"] == "none";
+  Json id;
+  if (!notification) {
+    id = v->contains("id") ? (*v)["id"] : Json(s.fresh_id());
+    req["id"] = id;
+  }
+  if (v->contains("params")) req["params"] = (*v)["params"];
+  {
+    std::lock_guard lk(s.vars_mu);
+    s.vars.set_capture(step_id, "id", id);
+  }
+  return send_bytes(s, s.frame(jsonrpc::dump(req)));
+}
+
+StepOutcome expect_response(Session& s, const Json& spec, bool consume, std::optional<size_t>* seq) {
+  auto v = interp(s, spec);
+  if (!v) return StepOutcome::error("x-expect-response: " + v.error().message);
+  Json id = v->value("id", Json());
+  auto f = get_frame(
+      s,
+      [&](const InboxFrame& fr) {
+        return fr.json && fr.json->is_object() && fr.json->contains("id") &&
+               !fr.json->contains("method") && match::strictly_equal((*fr.json)["id"], id);
+      },
+      s.step_deadline(within(*v)), consume);
+  if (!f) return not_arrived(s, "no response with id " + match::compact(id) + " arrived");
+  if (seq) *seq = f->seq;
+  const Json& j = *f->json;
+  match::MatchResult m;
+  if (!j.contains("jsonrpc") || j["jsonrpc"] != "2.0")
+    m.add("jsonrpc", "\"2.0\"", match::show_actual(j.contains("jsonrpc") ? &j["jsonrpc"] : nullptr),
+          "a JSON-RPC 2.0 response must carry \"jsonrpc\": \"2.0\"");
+  for (const char* key : {"result", "error"}) {
+    if (!v->contains(key)) continue;
+    m.merge(match::match_optional(j.contains(key) ? &j[key] : nullptr, (*v)[key], key));
+  }
+  return from_match(m, "response " + match::compact(id));
+}
+
+StepOutcome expect_notification(Session& s, const Json& spec, bool consume,
+                                std::optional<size_t>* seq) {
+  auto v = interp(s, spec);
+  if (!v) return StepOutcome::error("x-expect-notification: " + v.error().message);
+  auto f = get_frame(
+      s,
+      [](const InboxFrame& fr) {
+        return fr.json && fr.json->is_object() && fr.json->contains("method") &&
+               !fr.json->contains("id");
+      },
+      s.step_deadline(within(*v)), consume);
+  if (!f) return not_arrived(s, "no notification arrived");
+  if (seq) *seq = f->seq;
+  match::MatchResult m;
+  if (v->contains("method")) m.merge(match::match((*f->json)["method"], (*v)["method"], "method"));
+  if (v->contains("params")) {
+    const Json& j = *f->json;
+    m.merge(match::match_optional(j.contains("params") ? &j["params"] : nullptr, (*v)["params"],
+                                  "params"));
+  }
+  return from_match(m, "notification");
+}
+
+std::string canonical_header(size_t n, const std::string& content_type) {
+  std::string h = "Content-Length: " + std::to_string(n) + "\r\n";
+  if (!content_type.empty()) h += "Content-Type: " + content_type + "\r\n";
+  return h + "\r\n";
+}
+
+StepOutcome expect_frame(Session& s, const Json& spec, bool consume, std::optional<size_t>* seq) {
+  auto v = interp(s, spec.is_object() ? spec : Json::object());
+  if (!v) return StepOutcome::error("x-expect-frame: " + v.error().message);
+  auto f = get_frame(s, [](const InboxFrame&) { return true; }, s.step_deadline(within(*v)),
+                     consume);
+  if (!f) return not_arrived(s, "no frame arrived");
+  if (seq) *seq = f->seq;
+  match::MatchResult m;
+  if (v->contains("body")) {
+    if (!f->json)
+      m.add("body", match::compact((*v)["body"]), f->body.substr(0, 120), "body is not JSON");
+    else
+      m.merge(match::match(*f->json, (*v)["body"], ""));
+  }
+  if (v->contains("body_raw")) m.merge(match::match(Json(f->body), (*v)["body_raw"], "body_raw"));
+  if (v->value("canonical", false)) {
+    std::string want = canonical_header(f->body.size(), s.profile().framing.content_type);
+    if (f->raw_header != want)
+      m.add("header", core::escape_bytes(want), core::escape_bytes(f->raw_header, 200),
+            "frame header is not in the canonical form the binding writes");
+  }
+  return from_match(m, "frame");
+}
+
+StepOutcome expect_stream(Session& s, const Json& spec) {
+  auto v = interp(s, spec);
+  if (!v) return StepOutcome::error("x-expect-stream: " + v.error().message);
+  Json id = v->value("id", Json());
+  int ms = within(*v, v->value("timeout_ms", 0));
+  auto d = s.step_deadline(ms);
+  const auto& st = s.profile().stream;
+  std::vector<Json> events;
+  std::vector<Json> errors;
+  for (;;) {
+    auto f = s.conn->take(
+        [&](const InboxFrame& fr) {
+          if (!fr.json || !fr.json->is_object()) return false;
+          const Json& j = *fr.json;
+          if (j.contains("id")) return !j.contains("method") && match::strictly_equal(j["id"], id);
+          return j.contains("method") && (j["method"] == st.event_method || j["method"] == st.error_method);
+        },
+        d);
+    if (!f)
+      return not_arrived(s, "stream " + match::compact(id) + " did not end with a response after " +
+                                std::to_string(events.size()) + " event(s)");
+    const Json& j = *f->json;
+    if (j.contains("id")) {
+      Json ex = *v;
+      for (const char* k : {"id", "final", "within_ms", "errors"}) ex.erase(k);
+      match::MatchResult m = match::match_stream(events, ex);
+      if (v->contains("final")) m.merge(match::match(j, (*v)["final"], "final"));
+      if (v->contains("errors")) m.merge(match::match(Json(errors), (*v)["errors"], "errors"));
+      return from_match(m, "stream " + match::compact(id));
+    }
+    if (j["method"] == st.error_method)
+      errors.push_back(j.value("params", Json()));
+    else
+      events.push_back(j.value("params", Json()));
+  }
+}
+
+StepOutcome expect_exit(Session& s, const Json& spec) {
+  int ms = within(spec, s.profile().timeouts.exit_ms);
+  auto st = s.conn->wait_exit(core::Deadline::after(s.scaled(ms)).min(s.deadline));
+  Json want = spec.value("status", Json("any"));
+  if (!st) return not_arrived(s, "agent did not exit within " + std::to_string(ms) + " ms");
+  bool ok = want == "any" || (want == "nonzero" && !(st->exited && st->code == 0)) ||
+            (want.is_number_integer() && st->exited && st->code == want.get<int>());
+  if (ok) return StepOutcome::pass();
+  return StepOutcome::fail("agent exit status is " + st->str(), "exit " + match::show(want),
+                           st->str());
+}
+
+}  // namespace
+
+StepOutcome read_handshake(Session& s, const std::string& step_id, Json& handshake) {
+  const auto& hs = s.profile().handshake;
+  auto limit = s.scaled(s.profile().timeouts.handshake_ms);
+  auto f = s.conn->take([](const InboxFrame&) { return true; },
+                        core::Deadline::after(limit).min(s.deadline));
+  if (!f) return not_arrived(s, "no handshake frame within " + std::to_string(limit.count()) + " ms");
+  if (!f->json || !f->json->is_object())
+    return StepOutcome::fail("first frame is not a JSON object handshake", "{\"type\":\"" + hs.type + "\",...}",
+                             core::escape_bytes(f->body, 200));
+  handshake = *f->json;
+  match::MatchResult m;
+  if (handshake.value("type", Json()) != hs.type)
+    m.add("type", hs.type, match::show_actual(handshake.contains("type") ? &handshake["type"] : nullptr),
+          "first frame must be the handshake");
+  for (const auto& field : hs.fields)
+    if (!handshake.contains(field)) m.add(field, "present", "<missing>", "required handshake member");
+  if (handshake.contains("sessionId") && !handshake["sessionId"].is_string())
+    m.add("sessionId", "type string", match::compact(handshake["sessionId"]), "must be a string");
+  const Json* vars = handshake.contains("supportedVariants") ? &handshake["supportedVariants"] : nullptr;
+  if (vars && (!vars->is_array() || vars->empty()))
+    m.add("supportedVariants", "non-empty array of strings", match::compact(*vars), "no variant offered");
+  {
+    std::lock_guard lk(s.vars_mu);
+    s.vars.set_capture(step_id, "handshake", handshake);
+  }
+  return from_match(m, "handshake");
+}
+
+StepOutcome send_ack(Session& s, const WireAction& w, const Json& handshake) {
+  const auto& hs = s.profile().handshake;
+  if (w.has_bytes) return send_bytes(s, s.frame(w.bytes));
+  Json ack = {{"type", hs.ack_type}};
+  const Json& spec = w.spec;
+  if (spec.is_string() && spec == "reject") {
+    ack[hs.variant_field] = "";
+    ack["accept"] = false;
+  } else if (spec.is_object() && spec.contains("ack")) {
+    auto v = interp(s, spec["ack"]);
+    if (!v) return StepOutcome::error("x-handshake ack: " + v.error().message);
+    ack = *v;
+  } else {
+    std::string variant = spec.is_object() ? spec.value("variant", hs.variant) : hs.variant;
+    if (spec.is_string()) {  // accept: the profile's variant must be offered
+      const Json& offered = handshake.value("supportedVariants", Json::array());
+      bool found = false;
+      for (const auto& o : offered) found = found || o == variant;
+      if (!found)
+        return StepOutcome::fail("handshake does not offer the profile's variant " + variant,
+                                 variant, match::compact(offered));
+    }
+    ack[hs.variant_field] = variant;
+    ack["accept"] = true;
+  }
+  return send_bytes(s, s.frame(jsonrpc::dump(ack)));
+}
+
+StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id, bool consume,
+                     std::optional<size_t>* seq) {
+  switch (w.type) {
+    case WireActionType::kHandshake: {
+      Json hs;
+      auto o = read_handshake(s, step_id, hs);
+      if (!o.ok()) return o;
+      return send_ack(s, w, hs);
+    }
+    case WireActionType::kExpectHandshake: {
+      Json hs;
+      auto o = read_handshake(s, step_id, hs);
+      if (o.outcome == result::Outcome::kTimeout || o.outcome == result::Outcome::kError) return o;
+      auto v = interp(s, w.spec);
+      if (!v) return StepOutcome::error("x-expect-handshake: " + v.error().message);
+      auto m = from_match(match::match(hs, *v), "handshake");
+      return m.ok() ? o : m;
+    }
+    case WireActionType::kSendBytes: return send_bytes(s, w.bytes);
+    case WireActionType::kSendFrame: {
+      if (w.has_bytes) return send_bytes(s, s.frame(w.bytes));
+      auto v = interp(s, w.spec);
+      if (!v) return StepOutcome::error("x-send-frame: " + v.error().message);
+      return send_bytes(s, s.frame(jsonrpc::dump(*v)));
+    }
+    case WireActionType::kSendRequest: return send_request(s, w.spec, step_id);
+    case WireActionType::kExpectResponse: return expect_response(s, w.spec, consume, seq);
+    case WireActionType::kExpectNotification: return expect_notification(s, w.spec, consume, seq);
+    case WireActionType::kExpectFrame: return expect_frame(s, w.spec, consume, seq);
+    case WireActionType::kExpectStream: return expect_stream(s, w.spec);
+    case WireActionType::kExpectSilence: {
+      int ms = w.spec.is_object() ? w.spec.value("ms", 500) : 500;
+      if (s.conn->quiet_for(s.scaled(ms), s.deadline)) return StepOutcome::pass();
+      auto pend = describe_pending(*s.conn);
+      return StepOutcome::fail("agent wrote to stdout during " + std::to_string(ms) +
+                                   " ms of expected silence" + (pend.empty() ? "" : ": " + pend),
+                               "no output", pend);
+    }
+    case WireActionType::kExpectEof: {
+      int ms = within(w.spec, s.profile().timeouts.exit_ms);
+      if (s.conn->wait_eof(core::Deadline::after(s.scaled(ms)).min(s.deadline))) {
+        auto fe = s.conn->framing_error();
+        if (fe.empty()) return StepOutcome::pass();
+        return StepOutcome::fail("agent output ended with a framing error: " + fe);
+      }
+      return not_arrived(s, "agent did not close stdout within " + std::to_string(ms) + " ms");
+    }
+    case WireActionType::kExpectExit: return expect_exit(s, w.spec);
+    case WireActionType::kCloseStdin: s.conn->close_stdin(); return StepOutcome::pass();
+    case WireActionType::kSleep: {
+      int ms = w.spec.is_number_integer() ? w.spec.get<int>() : 0;
+      auto d = core::Deadline::after(s.scaled(ms)).min(s.deadline);
+      while (!d.expired()) std::this_thread::sleep_for(std::min(d.remaining(), core::Millis(20)));
+      return StepOutcome::pass();
+    }
+  }
+  return StepOutcome::error("unknown wire action");
+}
+
+}  // namespace a2a::engine
