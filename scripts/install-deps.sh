@@ -10,6 +10,7 @@ PKGS=(
   libboost1.81-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev googletest
   libssl-dev
+  chromium
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -278,7 +278,8 @@ StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id
     case WireActionType::kExpectHandshake: {
       Json hs;
       auto o = read_handshake(s, step_id, hs);
-      if (o.outcome == result::Outcome::kTimeout || o.outcome == result::Outcome::kError) return o;
+      // No handshake object at all: the read failure is the whole story.
+      if (!o.ok() && !hs.is_object()) return o;
       auto v = interp(s, w.spec);
       if (!v) return StepOutcome::error("x-expect-handshake: " + v.error().message);
       auto m = from_match(match::match(hs, *v), "handshake");

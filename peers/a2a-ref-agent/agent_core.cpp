@@ -1,0 +1,48 @@
+#include "peers/a2a-ref-agent/agent_core.hpp"
+
+#include "peers/a2a-ref-agent/core_state.hpp"
+
+namespace a2a::agent {
+
+using model::Operation;
+
+AgentCore::AgentCore(AgentConfig config) : state_(std::make_unique<CoreState>(std::move(config))) {}
+
+AgentCore::~AgentCore() {
+  state_->scheduler.stop();
+  state_->store.close();
+}
+
+const AgentConfig& AgentCore::config() const { return state_->config; }
+
+void AgentCore::shutdown() { state_->store.close(); }
+
+CallResult AgentCore::call(Operation op, const Json& params) {
+  CoreState& st = *state_;
+  switch (op) {
+    case Operation::kSendMessage: return send_message(st, params);
+    case Operation::kGetTask: return get_task(st, params);
+    case Operation::kListTasks: return list_tasks(st, params);
+    case Operation::kCancelTask: return cancel_task(st, params);
+    case Operation::kCreatePushConfig: return create_push_config(st, params);
+    case Operation::kGetPushConfig: return get_push_config(st, params);
+    case Operation::kListPushConfigs: return list_push_configs(st, params);
+    case Operation::kDeletePushConfig: return delete_push_config(st, params);
+    case Operation::kGetExtendedAgentCard: return get_extended_agent_card(st, params);
+    case Operation::kSendStreamingMessage:
+    case Operation::kSubscribeToTask: break;
+  }
+  return internal_error("streaming operation called as unary: use open_stream");
+}
+
+StreamOpen AgentCore::open_stream(Operation op, const Json& params) {
+  CoreState& st = *state_;
+  switch (op) {
+    case Operation::kSendStreamingMessage: return send_streaming_message(st, params);
+    case Operation::kSubscribeToTask: return subscribe_to_task(st, params);
+    default: break;
+  }
+  return StreamOpen{internal_error("unary operation opened as a stream: use call"), nullptr};
+}
+
+}  // namespace a2a::agent

@@ -1,0 +1,55 @@
+// The reference agent's A2A 1.0 semantics, independent of any binding: the
+// 11 operations over a task store, in-band behaviours (behaviour.hpp) and
+// injected semantic faults. Bindings (stdio P46 today; HTTP JSON-RPC, REST
+// later) parse their envelope, call call() or open_stream(), and encode the
+// outcome. All members are thread-safe; call() may block for a blocking
+// SendMessage, at most config.max_block (or until shutdown()).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "peers/a2a-ref-agent/call_result.hpp"
+#include "peers/a2a-ref-agent/event_stream.hpp"
+#include "peers/a2a-ref-agent/faults.hpp"
+#include "runner/a2a/methods.hpp"
+#include "runner/core/deadline.hpp"
+
+namespace a2a::agent {
+
+inline constexpr std::string_view kAgentVersion = "0.1.0";
+
+struct AgentConfig {
+  core::Millis long_running{1000};  // tck-long-running default delay
+  core::Millis max_block{60000};    // bound of a blocking SendMessage (tck-cancel never finishes)
+  // AgentInterface entries of the agent card ({url, protocolBinding, protocolVersion}).
+  Json interfaces = Json::array();
+  Faults faults;
+};
+
+struct CoreState;
+
+class AgentCore {
+ public:
+  explicit AgentCore(AgentConfig config);
+  ~AgentCore();
+  AgentCore(const AgentCore&) = delete;
+  AgentCore& operator=(const AgentCore&) = delete;
+
+  // A unary operation. A streaming operation here is a -32603 (bindings route them to open_stream).
+  CallResult call(model::Operation op, const Json& params);
+  // A streaming operation (SendStreamingMessage, SubscribeToTask).
+  StreamOpen open_stream(model::Operation op, const Json& params);
+  // Wakes every blocked call and stream: they return / end at once. Idempotent.
+  void shutdown();
+
+  const AgentConfig& config() const;
+
+ private:
+  std::unique_ptr<CoreState> state_;
+};
+
+// The full AgentCard (GetExtendedAgentCard; bindings may serve it as the public card too).
+Json agent_card(const AgentConfig& config);
+
+}  // namespace a2a::agent

@@ -1,0 +1,99 @@
+#include "peers/a2a-ref-agent/event_stream.hpp"
+
+#include <mutex>
+
+#include "peers/a2a-ref-agent/task_store.hpp"
+
+namespace a2a::agent {
+namespace {
+
+bool ends_stream(model::TaskState s) { return model::is_terminal(s) || model::is_interrupted(s); }
+
+class FixedStream : public EventStream {
+ public:
+  FixedStream(std::vector<Json> events, Faults faults) : events_(std::move(events)), faults_(faults) {}
+
+  StreamItem next(core::Deadline) override {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (canceled_ || index_ >= events_.size()) return StreamItem{};
+    StreamItem item{StreamItem::Kind::kEvent, events_[index_++], {}};
+    apply_output_faults(faults_, item.event);
+    return item;
+  }
+  void cancel() override {
+    std::lock_guard<std::mutex> lk(mu_);
+    canceled_ = true;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<Json> events_;
+  size_t index_ = 0;
+  bool canceled_ = false;
+  Faults faults_;
+};
+
+class TaskStream : public EventStream {
+ public:
+  TaskStream(TaskStore& store, std::shared_ptr<TaskRecord> r, std::optional<Json> first, size_t start,
+             Faults faults)
+      : store_(store), record_(std::move(r)), first_(std::move(first)), index_(start), faults_(faults) {}
+
+  StreamItem next(core::Deadline deadline) override {
+    auto lk = store_.lock();
+    if (canceled_ || done_) return StreamItem{};
+    if (first_) return take_first();
+    TaskRecord& r = *record_;
+    bool ready = store_.wait(lk, r, deadline, [&] { return canceled_ || index_ < r.log.size(); });
+    if (canceled_ || store_.closed()) return StreamItem{};
+    if (!ready) return StreamItem{StreamItem::Kind::kTimeout, nullptr, {}};
+    const LogEntry& e = r.log[index_++];
+    if (e.error) return StreamItem{StreamItem::Kind::kError, nullptr, *e.error};
+    if (e.state && ends_stream(*e.state)) done_ = true;
+    StreamItem item{StreamItem::Kind::kEvent, e.event, {}};
+    apply_output_faults(faults_, item.event);
+    return item;
+  }
+
+  void cancel() override {
+    auto lk = store_.lock();
+    canceled_ = true;
+    record_->cv.notify_all();
+  }
+
+ private:
+  // Lock held by the caller.
+  StreamItem take_first() {
+    StreamItem item{StreamItem::Kind::kEvent, std::move(*first_), {}};
+    first_.reset();
+    const Json* state = nullptr;
+    if (item.event.contains("task")) state = &item.event["task"]["status"]["state"];
+    if (state) {
+      auto s = model::task_state_from_json(*state);
+      if (s && ends_stream(*s)) done_ = true;
+    }
+    apply_output_faults(faults_, item.event);
+    return item;
+  }
+
+  TaskStore& store_;
+  std::shared_ptr<TaskRecord> record_;
+  std::optional<Json> first_;
+  size_t index_;
+  bool canceled_ = false;  // guarded by the store's mutex
+  bool done_ = false;
+  Faults faults_;
+};
+
+}  // namespace
+
+std::unique_ptr<EventStream> make_fixed_stream(std::vector<Json> events, Faults faults) {
+  return std::make_unique<FixedStream>(std::move(events), faults);
+}
+
+std::unique_ptr<EventStream> make_task_stream(TaskStore& store, std::shared_ptr<TaskRecord> record,
+                                              std::optional<Json> first, size_t start_index, Faults faults) {
+  return std::make_unique<TaskStream>(store, std::move(record), std::move(first), start_index, faults);
+}
+
+}  // namespace a2a::agent

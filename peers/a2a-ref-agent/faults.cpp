@@ -1,0 +1,150 @@
+#include "peers/a2a-ref-agent/faults.hpp"
+
+#include <array>
+
+namespace a2a::agent {
+namespace {
+
+using F = Fault;
+
+// References: stdio-binding.md §8 case ids (H*, F*, J*, C*, L*) and
+// a2a-protocol.md requirement ids (R*).
+constexpr std::array<FaultInfo, static_cast<size_t>(Fault::kCount)> kFaults{{
+    {F::kFrameLowercaseHeader, "frame-lowercase-header", "writes `content-length: N`",
+     "F4/§9.1: writers emit the exact header name `Content-Length`"},
+    {F::kFrameLengthOffByOne, "frame-length-off-by-one", "declares one byte more than the body",
+     "§2.1: Content-Length is the exact body length"},
+    {F::kFrameBareLf, "frame-bare-lf", "header lines end in \\n",
+     "F16: writers end header lines with \\r\\n"},
+    {F::kFrameCountChars, "frame-count-chars", "Content-Length counts UTF-8 code points",
+     "F27: Content-Length counts bytes, not characters"},
+    {F::kReaderCaseSensitive, "reader-case-sensitive",
+     "reads with the P46 rules: a lower-case header name is fatal",
+     "F4 (STRICT): readers accept any case of `Content-Length`"},
+    {F::kReaderNoBodyCap, "reader-no-body-cap", "accepts declared bodies above 64 MiB and waits for them",
+     "F10: a length above 64 MiB is fatal at once, before reading or allocating"},
+    {F::kReaderSurviveFatal, "reader-survive-fatal", "keeps serving after a fatal framing error",
+     "F6: a fatal framing error ends the session with a non-zero exit"},
+    {F::kHsMissing, "hs-missing", "never sends the handshake, serves requests directly",
+     "H1: the child sends `handshake` before anything else"},
+    {F::kHsIgnoreSessionEnv, "hs-ignore-session-env", "always generates a fresh session id",
+     "H13: the child echoes A2A_SESSION_ID exactly"},
+    {F::kHsStdoutNoise, "hs-stdout-noise", "writes \"agent starting\\n\" to stdout before the handshake",
+     "L7: the child writes nothing but frames on stdout"},
+    {F::kHsServeAfterReject, "hs-serve-after-reject", "keeps serving after accept:false",
+     "H2: after a rejected handshake the child processes nothing and exits"},
+    {F::kHsAcceptUnknownVariant, "hs-accept-unknown-variant", "accepts a selectedVariant it did not offer",
+     "H3 (STRICT): an ack selecting a variant not offered is a protocol error"},
+    {F::kHsEmptyVariants, "hs-empty-variants", "sends supportedVariants []",
+     "§3.2/H7: supportedVariants is non-empty"},
+    {F::kIdAsString, "id-as-string", "echoes numeric ids as strings",
+     "J10: the id is echoed exactly, with its JSON type"},
+    {F::kIdNullResponse, "id-null-response", "answers requests with id null",
+     "J10/C1: a response carries its request's id"},
+    {F::kErrParseAsInvalidRequest, "err-parse-as-invalid-request", "answers non-JSON with -32600",
+     "J1: unparsable JSON is answered with -32700"},
+    {F::kErrReplyToNotification, "err-reply-to-notification", "answers notifications with -32600",
+     "J8 (STRICT): a notification is never answered"},
+    {F::kErrNotFoundCode, "err-not-found-code", "reports TaskNotFoundError with code -32603",
+     "R104/§6.1: TaskNotFoundError is -32001"},
+    {F::kErrMethodNotFoundCode, "err-method-not-found-code", "answers unknown methods with -32600",
+     "J12: an unknown method is answered with -32601"},
+    {F::kErrBatchPartial, "err-batch-partial", "answers a batch with an array of per-element errors",
+     "J6 (STRICT): a batch gets one -32600 error with id null"},
+    {F::kErrNoErrorData, "err-no-error-data", "sends A2A errors without data/ErrorInfo",
+     "J14/R107: A2A errors carry data:[google.rpc.ErrorInfo]"},
+    {F::kErrExitOnParseError, "err-exit-on-parse-error", "exits after answering -32700",
+     "J1: the session continues after a parse error"},
+    {F::kStreamFinalNonnull, "stream-final-nonnull", "ends a stream with result = the last task",
+     "C5: the final stream response has result null"},
+    {F::kStreamNoFinal, "stream-no-final", "omits the final stream response",
+     "C5: exactly one final response ends each stream"},
+    {F::kStreamFinalWrongId, "stream-final-wrong-id", "ends a stream with a different id",
+     "C5/C10: the final response carries the stream request's id"},
+    {F::kStreamEventsAsResponses, "stream-events-as-responses",
+     "sends events as responses with the request id",
+     "C5: events are `event/streamResponse` notifications without id"},
+    {F::kStreamReorder, "stream-reorder", "swaps the first two events of a stream",
+     "C5/R52: events arrive in generation order (the task first)"},
+    {F::kStreamErrorEventAsFinal, "stream-error-event-as-final",
+     "ends a stream with an error response on a mid-stream error",
+     "C8: a mid-stream error is an `event/streamError` notification, then result null"},
+    {F::kConcSerialize, "conc-serialize", "unary requests wait behind an open stream",
+     "C12 (STRICT): requests are served while a stream is open"},
+    {F::kConcDropQueuedStream, "conc-drop-queued-stream",
+     "silently drops a stream request that arrives while a stream is open",
+     "C12: every request is eventually answered"},
+    {F::kConcInterleaveStreams, "conc-interleave-streams", "serves a second stream at once, interleaved",
+     "§3.6 (P46): id-less stream notifications must not interleave"},
+    {F::kConcReorderIds, "conc-reorder-ids", "answers pipelined unary requests with swapped ids",
+     "C1: each response carries its own request's id"},
+    {F::kLifeIgnoreEof, "life-ignore-eof", "does not exit on stdin EOF",
+     "L1: the child exits within 5 s of stdin EOF"},
+    {F::kLifeExitNonzeroOnEof, "life-exit-nonzero-on-eof", "exits 1 on a clean EOF",
+     "L1/F22: a clean EOF exits with status 0"},
+    {F::kLifeExitZeroOnFatal, "life-exit-zero-on-fatal", "exits 0 after a fatal framing error",
+     "F6/F19: a fatal framing error exits non-zero"},
+    {F::kLifeCrashMidFrame, "life-crash-mid-frame", "on the 3rd request writes half a frame and exits",
+     "L4/C11: a complete frame answers every request (client must report the crash)"},
+    {F::kSemTerminalMutable, "sem-terminal-mutable", "cancels a completed task (flips it to CANCELED)",
+     "R72/§3.1: terminal tasks are immutable; cancel gives TaskNotCancelableError"},
+    {F::kSemIgnoreHistoryLength, "sem-ignore-history-length", "ignores historyLength",
+     "R30/R31: never more history than historyLength; 0 omits it"},
+    {F::kSemListNoNextToken, "sem-list-no-next-token", "omits nextPageToken on the last page",
+     "R65: nextPageToken is always present (\"\" on the last page)"},
+    {F::kSemListIgnoresPageSize, "sem-list-ignores-page-size", "ListTasks returns every task",
+     "R68/R63: pageSize bounds the page"},
+    {F::kSemCancelNoop, "sem-cancel-noop", "CancelTask returns the task still WORKING",
+     "R71: CancelTask returns the task in TASK_STATE_CANCELED"},
+    {F::kSemBlockingReturnsEarly, "sem-blocking-returns-early", "a blocking send returns while WORKING",
+     "R27: a blocking send returns at a terminal or interrupted state"},
+    {F::kSemMultiTurnNewTask, "sem-multi-turn-new-task", "a follow-up message creates a new task",
+     "R43/CORE-MULTI-001: a message with taskId continues that task"},
+    {F::kSemListIncludesArtifacts, "sem-list-includes-artifacts", "ListTasks always includes artifacts",
+     "R66: no artifacts key unless includeArtifacts is true"},
+    {F::kSemPushDeleteNoop, "sem-push-delete-noop", "DeleteTaskPushNotificationConfig keeps the config",
+     "§4.6.10: delete removes the config permanently"},
+    {F::kSemWrongStateName, "sem-wrong-state-name", "writes \"completed\" instead of TASK_STATE_COMPLETED",
+     "§2/§3.1: enum values are the proto names (TASK_STATE_*)"},
+    {F::kSemSubscribeNoSnapshot, "sem-subscribe-no-snapshot", "SubscribeToTask does not send the task first",
+     "R58: the first SubscribeToTask event is the current Task"},
+    {F::kSemStreamNoTaskFirst, "sem-stream-no-task-first", "a task stream starts with a statusUpdate",
+     "R49: a task stream starts with the Task"},
+}};
+
+}  // namespace
+
+std::span<const FaultInfo> all_faults() { return kFaults; }
+
+std::optional<Fault> fault_from_name(std::string_view name) {
+  for (const auto& f : kFaults) {
+    if (f.name == name) return f.fault;
+  }
+  return std::nullopt;
+}
+
+const FaultInfo& fault_info(Fault f) { return kFaults[static_cast<size_t>(f)]; }
+
+void apply_output_faults(const Faults& faults, nlohmann::json& value) {
+  if (!faults.has(Fault::kSemWrongStateName)) return;
+  if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it.key() == "state" && it->is_string() && *it == "TASK_STATE_COMPLETED") {
+        *it = "completed";
+      } else {
+        apply_output_faults(faults, *it);
+      }
+    }
+  } else if (value.is_array()) {
+    for (auto& v : value) apply_output_faults(faults, v);
+  }
+}
+
+void apply_error_faults(const Faults& faults, nlohmann::json& error_object) {
+  if (!error_object.is_object()) return;
+  int code = error_object.value("code", 0);
+  if (faults.has(Fault::kErrNoErrorData) && code <= -32001 && code >= -32099) error_object.erase("data");
+  if (faults.has(Fault::kErrNotFoundCode) && code == -32001) error_object["code"] = -32603;
+}
+
+}  // namespace a2a::agent

@@ -1,0 +1,105 @@
+// Injected defects (`--fault NAME`). Each fault breaks exactly one stated
+// requirement so the meta-tests can prove a conformance scenario catches it
+// (DESIGN.md: "a scenario that no fault can make fail is decoration").
+// A Faults value is passed to whoever checks it; there is no global state.
+#pragma once
+
+#include <bitset>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace a2a::agent {
+
+enum class Fault {
+  // framing (writer applies them after the handshake frame)
+  kFrameLowercaseHeader,
+  kFrameLengthOffByOne,
+  kFrameBareLf,
+  kFrameCountChars,
+  kReaderCaseSensitive,
+  kReaderNoBodyCap,
+  kReaderSurviveFatal,
+  // handshake
+  kHsMissing,
+  kHsIgnoreSessionEnv,
+  kHsStdoutNoise,
+  kHsServeAfterReject,
+  kHsAcceptUnknownVariant,
+  kHsEmptyVariants,
+  // ids
+  kIdAsString,
+  kIdNullResponse,
+  // error codes
+  kErrParseAsInvalidRequest,
+  kErrReplyToNotification,
+  kErrNotFoundCode,
+  kErrMethodNotFoundCode,
+  kErrBatchPartial,
+  kErrNoErrorData,
+  kErrExitOnParseError,
+  // streams
+  kStreamFinalNonnull,
+  kStreamNoFinal,
+  kStreamFinalWrongId,
+  kStreamEventsAsResponses,
+  kStreamReorder,
+  kStreamErrorEventAsFinal,
+  // concurrency
+  kConcSerialize,
+  kConcDropQueuedStream,
+  kConcInterleaveStreams,
+  kConcReorderIds,
+  // lifecycle
+  kLifeIgnoreEof,
+  kLifeExitNonzeroOnEof,
+  kLifeExitZeroOnFatal,
+  kLifeCrashMidFrame,
+  // A2A semantics
+  kSemTerminalMutable,
+  kSemIgnoreHistoryLength,
+  kSemListNoNextToken,
+  kSemListIgnoresPageSize,
+  kSemCancelNoop,
+  kSemBlockingReturnsEarly,
+  kSemMultiTurnNewTask,
+  kSemListIncludesArtifacts,
+  kSemPushDeleteNoop,
+  kSemWrongStateName,
+  kSemSubscribeNoSnapshot,
+  kSemStreamNoTaskFirst,
+  kCount,  // keep last
+};
+
+struct FaultInfo {
+  Fault fault;
+  std::string_view name;      // "frame-bare-lf"
+  std::string_view defect;    // what the agent does wrong
+  std::string_view breaks;    // the requirement it violates, with its reference
+};
+
+std::span<const FaultInfo> all_faults();
+std::optional<Fault> fault_from_name(std::string_view name);
+const FaultInfo& fault_info(Fault f);
+
+class Faults {
+ public:
+  Faults() = default;
+  void add(Fault f) { bits_.set(static_cast<size_t>(f)); }
+  bool has(Fault f) const { return bits_.test(static_cast<size_t>(f)); }
+  bool any() const { return bits_.any(); }
+
+ private:
+  std::bitset<static_cast<size_t>(Fault::kCount)> bits_;
+};
+
+// Output-side semantic faults applied to every result and stream event a
+// binding sends (sem-wrong-state-name). No-op without faults.
+void apply_output_faults(const Faults& faults, nlohmann::json& value);
+// Error-shape faults applied by every binding to an error object
+// {code, message, data} before it is sent (err-not-found-code, err-no-error-data).
+void apply_error_faults(const Faults& faults, nlohmann::json& error_object);
+
+}  // namespace a2a::agent

@@ -1,0 +1,107 @@
+#include "peers/a2a-ref-agent/fd_io.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fcntl.h>
+#include <optional>
+#include <poll.h>
+#include <unistd.h>
+
+namespace a2a::agent {
+
+WriteStatus write_all(int fd, std::string_view bytes, core::Deadline deadline, std::string* error) {
+  while (!bytes.empty()) {
+    pollfd p{fd, POLLOUT, 0};
+    int n = ::poll(&p, 1, deadline.poll_timeout_ms());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      if (error) *error = std::string("poll: ") + std::strerror(errno);
+      return WriteStatus::kError;
+    }
+    if (n == 0) {
+      if (error) *error = "write timed out: the peer does not read";
+      return WriteStatus::kTimeout;
+    }
+    if (p.revents & (POLLERR | POLLHUP | POLLNVAL) && !(p.revents & POLLOUT)) {
+      if (error) *error = "the reading end is closed";
+      return WriteStatus::kBrokenPipe;
+    }
+    ssize_t w = ::write(fd, bytes.data(), std::min<size_t>(bytes.size(), PIPE_BUF));
+    if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (w < 0) {
+      if (error) *error = std::string("write: ") + std::strerror(errno);
+      return errno == EPIPE ? WriteStatus::kBrokenPipe : WriteStatus::kError;
+    }
+    bytes.remove_prefix(static_cast<size_t>(w));
+  }
+  return WriteStatus::kOk;
+}
+
+WakePipe::WakePipe() {
+  if (::pipe(fds_) == 0) {
+    for (int fd : fds_) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  }
+}
+
+WakePipe::~WakePipe() {
+  for (int fd : fds_) {
+    if (fd >= 0) ::close(fd);
+  }
+}
+
+void WakePipe::wake() {
+  char c = 1;
+  [[maybe_unused]] ssize_t n = ::write(fds_[1], &c, 1);  // EAGAIN: already pending, fine
+}
+
+FrameReader::FrameReader(int fd, wire::ContentLengthRules rules, int wake_fd)
+    : fd_(fd), wake_fd_(wake_fd), rules_(rules), decoder_(wire::make_content_length_decoder(rules)) {}
+
+void FrameReader::reset_decoder() {
+  decoder_ = wire::make_content_length_decoder(rules_);
+  if (eof_) decoder_->finish();
+}
+
+FrameReader::Result FrameReader::next(core::Deadline deadline) {
+  for (;;) {
+    wire::DecodeResult r = decoder_->next();
+    switch (r.status) {
+      case wire::DecodeResult::Status::kFrame: return Result{Result::Kind::kFrame, std::move(r.frame.body), {}};
+      case wire::DecodeResult::Status::kEnd: return Result{Result::Kind::kEnd, {}, {}};
+      case wire::DecodeResult::Status::kError:
+        return Result{Result::Kind::kError, {},
+                      std::string(wire::to_string(r.error)) + (r.detail.empty() ? "" : ": " + r.detail)};
+      case wire::DecodeResult::Status::kNeedMore: break;
+    }
+    if (eof_) return Result{Result::Kind::kEnd, {}, {}};  // a decoder that wants more after finish()
+    if (auto stop = fill(deadline)) return std::move(*stop);
+  }
+}
+
+std::optional<FrameReader::Result> FrameReader::fill(core::Deadline deadline) {
+  pollfd p[2] = {{fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  int n = ::poll(p, wake_fd_ >= 0 ? 2 : 1, deadline.poll_timeout_ms());
+  if (n < 0 && errno == EINTR) return std::nullopt;
+  if (n < 0) return Result{Result::Kind::kError, {}, std::string("poll: ") + std::strerror(errno)};
+  if (n == 0) return Result{Result::Kind::kTimeout, {}, {}};
+  if (wake_fd_ >= 0 && (p[1].revents & POLLIN)) {
+    char buf[64];
+    while (::read(wake_fd_, buf, sizeof buf) > 0) {
+    }
+    return Result{Result::Kind::kWoken, {}, {}};
+  }
+  char buf[64 * 1024];
+  ssize_t got = ::read(fd_, buf, sizeof buf);
+  if (got < 0 && (errno == EINTR || errno == EAGAIN)) return std::nullopt;
+  if (got < 0) return Result{Result::Kind::kError, {}, std::string("read: ") + std::strerror(errno)};
+  if (got == 0) {
+    eof_ = true;
+    decoder_->finish();
+  } else {
+    decoder_->feed(std::string_view(buf, static_cast<size_t>(got)));
+  }
+  return std::nullopt;
+}
+
+}  // namespace a2a::agent

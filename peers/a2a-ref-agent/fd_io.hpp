@@ -1,0 +1,68 @@
+// Bounded I/O on raw file descriptors for the stdio server: every read and
+// write waits with poll(2) and a deadline, so a peer that stops reading or
+// writing can stall us only as long as we choose.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "runner/core/deadline.hpp"
+#include "runner/wire/codec.hpp"
+
+namespace a2a::agent {
+
+enum class WriteStatus { kOk, kTimeout, kBrokenPipe, kError };
+
+// Writes every byte or fails. Chunks of at most PIPE_BUF after POLLOUT, so a
+// single write(2) on a pipe never blocks beyond the deadline.
+WriteStatus write_all(int fd, std::string_view bytes, core::Deadline deadline, std::string* error = nullptr);
+
+// A self-pipe that interrupts FrameReader::next() from another thread.
+class WakePipe {
+ public:
+  WakePipe();
+  ~WakePipe();
+  WakePipe(const WakePipe&) = delete;
+  WakePipe& operator=(const WakePipe&) = delete;
+  void wake();  // async-signal-safe, thread-safe, idempotent until drained
+  int read_fd() const { return fds_[0]; }
+
+ private:
+  int fds_[2] = {-1, -1};
+};
+
+// Reads Content-Length frames from a descriptor.
+class FrameReader {
+ public:
+  struct Result {
+    enum class Kind {
+      kFrame,    // `body` is one frame body
+      kEnd,      // clean EOF at a frame boundary
+      kError,    // fatal framing error or read error; `error` says which
+      kTimeout,  // deadline passed
+      kWoken,    // the wake pipe was written
+    };
+    Kind kind = Kind::kEnd;
+    std::string body;
+    std::string error;
+  };
+
+  FrameReader(int fd, wire::ContentLengthRules rules, int wake_fd);
+  Result next(core::Deadline deadline);
+  // A fresh decoder, buffered bytes discarded (only for --fault reader-survive-fatal).
+  void reset_decoder();
+
+ private:
+  // One poll + read; feeds the decoder. Returns a result only when the caller must return it.
+  std::optional<Result> fill(core::Deadline deadline);
+
+  int fd_;
+  int wake_fd_;
+  wire::ContentLengthRules rules_;
+  std::unique_ptr<wire::Decoder> decoder_;
+  bool eof_ = false;
+};
+
+}  // namespace a2a::agent

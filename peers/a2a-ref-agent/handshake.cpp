@@ -1,0 +1,58 @@
+#include "peers/a2a-ref-agent/handshake.hpp"
+
+#include <algorithm>
+
+#include "runner/core/escape.hpp"
+
+namespace a2a::agent {
+
+using Json = nlohmann::json;
+
+std::string choose_session_id(const std::optional<std::string>& env_value) {
+  if (env_value && !env_value->empty()) return *env_value;
+  return core::uuid_v7();
+}
+
+Json make_handshake(const std::string& session_id, const std::vector<std::string>& variants, uint32_t pid) {
+  return Json{{"type", "handshake"},
+              {"sessionId", session_id},
+              {"supportedVariants", variants},
+              {"pid", pid},
+              {"features", Json::object()}};
+}
+
+AckOutcome check_ack(std::string_view body, const std::vector<std::string>& offered,
+                     bool accept_unknown_variant) {
+  using V = AckOutcome::Verdict;
+  Json ack = Json::parse(body, nullptr, false);
+  if (ack.is_discarded()) return {V::kProtocolError, "the first frame is not JSON, expected a handshakeAck"};
+  if (!ack.is_object()) return {V::kProtocolError, "the first frame is not a JSON object, expected a handshakeAck"};
+  auto type = ack.find("type");
+  if (type == ack.end() || !type->is_string() || *type != "handshakeAck") {
+    std::string what = ack.contains("jsonrpc") ? "a JSON-RPC message" : "an object without type handshakeAck";
+    return {V::kProtocolError, "the first frame is " + what + ", expected a handshakeAck"};
+  }
+  auto variant = ack.find("selectedVariant");
+  if (variant == ack.end() || !variant->is_string()) {
+    return {V::kProtocolError, "handshakeAck lacks the string member selectedVariant"};
+  }
+  auto accept = ack.find("accept");
+  if (accept == ack.end() || !accept->is_boolean()) {
+    return {V::kProtocolError, "handshakeAck lacks the boolean member accept"};
+  }
+  if (!accept->get<bool>()) return {V::kReject, {}};
+  const std::string chosen = variant->get<std::string>();
+  if (!accept_unknown_variant && std::find(offered.begin(), offered.end(), chosen) == offered.end()) {
+    return {V::kProtocolError, "handshakeAck selects variant '" + chosen + "', which was not offered"};
+  }
+  return {V::kAccept, {}};
+}
+
+bool is_handshake_message(std::string_view body) {
+  Json j = Json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.contains("jsonrpc")) return false;
+  auto type = j.find("type");
+  return type != j.end() && type->is_string() && (*type == "handshake" || *type == "handshakeAck");
+}
+
+}  // namespace a2a::agent

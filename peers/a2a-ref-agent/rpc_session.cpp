@@ -1,0 +1,169 @@
+#include "peers/a2a-ref-agent/rpc_session.hpp"
+
+#include <unistd.h>
+
+#include "peers/a2a-ref-agent/exit_codes.hpp"
+#include "peers/a2a-ref-agent/handshake.hpp"
+#include "runner/jsonrpc/message.hpp"
+
+namespace a2a::agent {
+namespace {
+
+// After stdin EOF and the grace period, how long shut-down calls get to return.
+constexpr core::Millis kAfterShutdown{500};
+// conc-reorder-ids: how long a response waits for a partner to swap ids with.
+constexpr core::Millis kHoldForPartner{500};
+
+}  // namespace
+
+RpcSession::RpcSession(AgentCore& core, RpcOut& out, const Profile& profile, SessionLimits limits, int log_fd)
+    : core_(core),
+      out_(out),
+      profile_(profile),
+      faults_(out.faults()),
+      log_fd_(log_fd),
+      pool_(limits.workers, limits.max_workers, limits.max_queue),
+      streams_(core, out, limits.max_stream) {}
+
+RpcSession::~RpcSession() { abort(); }
+
+void RpcSession::log(std::string_view msg) const {
+  if (log_fd_ < 0) return;
+  std::string line = "a2a-ref-agent: " + std::string(msg) + "\n";
+  [[maybe_unused]] ssize_t n = ::write(log_fd_, line.data(), line.size());
+}
+
+std::optional<int> RpcSession::on_body(std::string_view body) {
+  jsonrpc::Incoming in = jsonrpc::classify_incoming(body, profile_.strictness);
+  if (!in.message) {
+    if (in.reply) return on_rejected(body, *in.reply);
+    return std::nullopt;  // a dropped notification
+  }
+  const jsonrpc::Message& m = *in.message;
+  if (m.kind == jsonrpc::Kind::kNotification) {
+    // J8: never answered; unknown notification methods are ignored too.
+    if (faults_.has(Fault::kErrReplyToNotification)) {
+      out_.write_error(nullptr, CallError{jsonrpc::kInvalidRequest, "Invalid Request: notification", nullptr});
+    }
+    return std::nullopt;
+  }
+  if (m.kind != jsonrpc::Kind::kRequest) return std::nullopt;  // classify answers responses itself
+  if (faults_.has(Fault::kLifeCrashMidFrame) && ++requests_ == 3) {
+    std::string frame = out_.frames().encode(jsonrpc::dump(out_.error(m.id, internal_error("crash"))));
+    out_.frames().write_raw(std::string_view(frame).substr(0, frame.size() / 2));
+    log("--fault life-crash-mid-frame: exiting in the middle of a frame");
+    return kExitCrashFault;
+  }
+  on_request(m.id, m.method, m.params);
+  return std::nullopt;
+}
+
+std::optional<int> RpcSession::on_rejected(std::string_view body, const Json& reply) {
+  int code = reply["error"].value("code", 0);
+  if (code == jsonrpc::kInvalidRequest && is_handshake_message(body)) {
+    log("protocol error: a handshake message arrived mid-session (H16)");
+    return kExitProtocol;
+  }
+  if (faults_.has(Fault::kErrBatchPartial)) {
+    Json doc = Json::parse(body, nullptr, false);
+    if (!doc.is_discarded() && doc.is_array() && !doc.empty()) {
+      Json batch = Json::array();
+      for (const auto& el : doc) {
+        Json id = el.is_object() && el.contains("id") ? el["id"] : Json(nullptr);
+        batch.push_back(out_.error(id, CallError{jsonrpc::kInvalidRequest, "Invalid Request", nullptr}));
+      }
+      out_.write(batch);
+      return std::nullopt;
+    }
+  }
+  Json answer = reply;
+  if (code == jsonrpc::kParseError && faults_.has(Fault::kErrParseAsInvalidRequest)) {
+    answer["error"]["code"] = jsonrpc::kInvalidRequest;
+  }
+  answer["id"] = out_.out_id(answer.value("id", Json(nullptr)));
+  out_.write(answer);
+  if (code == jsonrpc::kParseError && faults_.has(Fault::kErrExitOnParseError)) {
+    log("--fault err-exit-on-parse-error: exiting after a parse error");
+    return kExitProtocol;
+  }
+  return std::nullopt;
+}
+
+void RpcSession::on_request(const Json& id, const std::string& method, const Json& params) {
+  auto op = model::operation_from_method(method, profile_.naming);
+  if (!op) {
+    int code = faults_.has(Fault::kErrMethodNotFoundCode) ? jsonrpc::kInvalidRequest : jsonrpc::kMethodNotFound;
+    out_.write_error(id, CallError{code, "Method not found: '" + method + "' is not a method of the " +
+                                             profile_.name + " profile",
+                                   nullptr});
+    return;
+  }
+  if (model::is_streaming(*op)) {
+    streams_.submit(StreamJob{id, *op, params});
+    return;
+  }
+  auto job = [this, id, op = *op, params] { run_unary(id, op, params); };
+  if (faults_.has(Fault::kConcSerialize)) {
+    streams_.submit_unary(std::move(job));
+  } else if (!pool_.submit(std::move(job))) {
+    out_.write_error(id, internal_error("Server overloaded: too many requests in flight"));
+  }
+}
+
+void RpcSession::run_unary(const Json& id, model::Operation op, const Json& params) {
+  try {
+    CallResult r = core_.call(op, params);
+    write_unary(r.ok() ? out_.result(id, r.value()) : out_.error(id, r.error()));
+  } catch (const std::exception& e) {
+    // A bug of ours must cost one request, not the session.
+    log(std::string("internal error: ") + e.what());
+    write_unary(out_.error(id, internal_error(std::string("Internal error: ") + e.what())));
+  }
+}
+
+void RpcSession::write_unary(Json response) {
+  if (!faults_.has(Fault::kConcReorderIds)) {
+    out_.write(response);
+    return;
+  }
+  std::lock_guard<std::mutex> lk(held_mu_);
+  if (!held_) {
+    held_ = std::move(response);
+    held_since_ = core::Clock::now();
+    return;
+  }
+  std::swap((*held_)["id"], response["id"]);
+  out_.write(response);
+  out_.write(*held_);
+  held_.reset();
+}
+
+void RpcSession::tick() {
+  std::lock_guard<std::mutex> lk(held_mu_);
+  if (!held_ || core::Clock::now() - held_since_ < kHoldForPartner) return;
+  out_.write(*held_);
+  held_.reset();
+}
+
+void RpcSession::drain(core::Millis grace) {
+  if (ended_) return;
+  streams_.close();
+  pool_.wait_idle(core::Deadline::after(grace));
+  core_.shutdown();
+  pool_.wait_idle(core::Deadline::after(kAfterShutdown));
+  pool_.stop();
+  std::lock_guard<std::mutex> lk(held_mu_);
+  if (held_) out_.write(*held_);
+  held_.reset();
+  ended_ = true;
+}
+
+void RpcSession::abort() {
+  if (ended_) return;
+  core_.shutdown();
+  streams_.close();
+  pool_.stop();
+  ended_ = true;
+}
+
+}  // namespace a2a::agent

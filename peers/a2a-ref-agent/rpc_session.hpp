@@ -1,0 +1,62 @@
+// The JSON-RPC layer of a stdio session after the handshake: classifies each
+// frame body (JSON-RPC 2.0 STRICT, stdio-binding.md §8.3), answers unary
+// requests from a worker pool by id, and hands streams to the StreamServer.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <string_view>
+
+#include "peers/a2a-ref-agent/agent_core.hpp"
+#include "peers/a2a-ref-agent/profile.hpp"
+#include "peers/a2a-ref-agent/rpc_out.hpp"
+#include "peers/a2a-ref-agent/stream_server.hpp"
+#include "peers/a2a-ref-agent/worker_pool.hpp"
+
+namespace a2a::agent {
+
+struct SessionLimits {
+  int workers = 16;      // unary threads at start
+  int max_workers = 64;  // grown to while all are busy
+  size_t max_queue = 4096;
+  core::Millis max_stream{600000};
+};
+
+class RpcSession {
+ public:
+  RpcSession(AgentCore& core, RpcOut& out, const Profile& profile, SessionLimits limits, int log_fd);
+  ~RpcSession();  // abort()
+
+  // Handles one frame body. nullopt: keep serving; a value: stop and exit with it.
+  std::optional<int> on_body(std::string_view body);
+  // Periodic work from the reader loop (releases a response held by conc-reorder-ids).
+  void tick();
+  // Clean end (stdin EOF): open streams canceled, queued ones answered with
+  // an error, unary calls get up to `grace` to finish, then the core is shut down.
+  void drain(core::Millis grace);
+  // Fast end (fatal error): the core is shut down at once. Idempotent.
+  void abort();
+
+ private:
+  std::optional<int> on_rejected(std::string_view body, const Json& reply);
+  void on_request(const Json& id, const std::string& method, const Json& params);
+  void run_unary(const Json& id, model::Operation op, const Json& params);
+  void write_unary(Json response);
+  void log(std::string_view msg) const;
+
+  AgentCore& core_;
+  RpcOut& out_;
+  const Profile& profile_;
+  Faults faults_;
+  int log_fd_;
+  WorkerPool pool_;
+  StreamServer streams_;
+  int requests_ = 0;  // reader thread only
+  std::mutex held_mu_;
+  std::optional<Json> held_;  // conc-reorder-ids: a response waiting for a partner
+  core::Clock::time_point held_since_;
+  bool ended_ = false;
+};
+
+}  // namespace a2a::agent

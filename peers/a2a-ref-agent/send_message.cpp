@@ -1,0 +1,236 @@
+// SendMessage and SendStreamingMessage (a2a-protocol.md §4.6.1-2): parse and
+// validate, create or continue a task, run the behaviour's plan on the
+// scheduler, then block / return at once / stream.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <variant>
+
+#include "peers/a2a-ref-agent/core_state.hpp"
+#include "peers/a2a-ref-agent/params.hpp"
+#include "runner/core/escape.hpp"
+
+namespace a2a::agent {
+namespace {
+
+using model::TaskState;
+
+// Media types the agent accepts in message parts (documented in docs/ref-agent.md).
+constexpr std::array<std::string_view, 4> kAcceptedExact = {"text/plain", "application/json",
+                                                            "application/octet-stream", "application/pdf"};
+constexpr std::array<std::string_view, 2> kAcceptedFamilies = {"text/", "image/"};
+
+struct SendRequest {
+  Json message;
+  std::optional<std::string> task_id;
+  std::optional<std::string> context_id;
+  bool return_immediately = false;
+  TaskView view;
+};
+
+bool media_type_accepted(std::string_view media) {
+  std::string m;
+  for (char c : media.substr(0, media.find(';'))) {
+    if (!std::isspace(static_cast<unsigned char>(c))) m += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (std::find(kAcceptedExact.begin(), kAcceptedExact.end(), m) != kAcceptedExact.end()) return true;
+  return std::any_of(kAcceptedFamilies.begin(), kAcceptedFamilies.end(),
+                     [&](std::string_view fam) { return m.size() > fam.size() && m.starts_with(fam); });
+}
+
+// mediaType, or metadata.contentType as the ACTS tests spell it.
+std::optional<CallError> check_content_types(const Json& message) {
+  const Json& parts = message["parts"];
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Json& p = parts[i];
+    const Json* media = field(p, "mediaType");
+    if (!media && p.contains("metadata") && p["metadata"].is_object()) media = field(p["metadata"], "contentType");
+    if (!media || !media->is_string() || media_type_accepted(media->get<std::string>())) continue;
+    std::string mt = media->get<std::string>();
+    return a2a_error(jsonrpc::A2AError::kContentTypeNotSupported,
+                     "Content type '" + mt + "' of message.parts[" + std::to_string(i) +
+                         "] is not supported; accepted: text/plain, text/*, application/json, image/*, "
+                         "application/octet-stream, application/pdf",
+                     Json{{"mediaType", mt}, {"field", "message.parts[" + std::to_string(i) + "]"}});
+  }
+  return std::nullopt;
+}
+
+std::optional<CallError> validation_error(const Json& message) {
+  std::string why = model::validate_message(message, "message");
+  if (why.empty()) return std::nullopt;
+  auto colon = why.find(": ");
+  if (colon == std::string::npos) return invalid_params("message", why);
+  return invalid_params(why.substr(0, colon), why.substr(colon + 2));
+}
+
+std::optional<CallError> parse_configuration(const Json& params, SendRequest& out) {
+  const Json* cfg = field(params, "configuration");
+  if (!cfg) return std::nullopt;
+  if (!cfg->is_object()) return invalid_params("configuration", "must be an object");
+  std::optional<bool> immediate;
+  if (auto e = get_bool(*cfg, "returnImmediately", immediate, "configuration")) return e;
+  out.return_immediately = immediate.value_or(false);
+  if (auto e = get_history_length(*cfg, out.view.history_length, "configuration")) return e;
+  if (const Json* modes = field(*cfg, "acceptedOutputModes")) {
+    bool ok = modes->is_array() && std::all_of(modes->begin(), modes->end(), [](const Json& m) { return m.is_string(); });
+    if (!ok) return invalid_params("configuration.acceptedOutputModes", "must be an array of strings");
+  }
+  return std::nullopt;
+}
+
+std::optional<CallError> parse_send(const Json& params, SendRequest& out) {
+  if (auto e = require_object(params, false)) return e;
+  const Json* message = field(params, "message");
+  if (!message || !message->is_object()) return invalid_params("message", "is required and must be an object");
+  out.message = *message;
+  if (auto e = validation_error(out.message)) return e;
+  if (auto e = check_content_types(out.message)) return e;
+  if (auto e = parse_configuration(params, out)) return e;
+  // message.taskId/contextId; the request-level spelling the ACTS files use is accepted too.
+  if (auto e = get_string(out.message, "taskId", out.task_id, "message")) return e;
+  if (!out.task_id) {
+    if (auto e = get_string(params, "taskId", out.task_id)) return e;
+  }
+  if (auto e = get_string(out.message, "contextId", out.context_id, "message")) return e;
+  if (!out.context_id) {
+    if (auto e = get_string(params, "contextId", out.context_id)) return e;
+  }
+  if (out.task_id && out.task_id->empty()) out.task_id.reset();
+  if (out.context_id && out.context_id->empty()) out.context_id.reset();
+  return std::nullopt;
+}
+
+struct Accepted {
+  std::shared_ptr<TaskRecord> record;  // null for a direct Message reply
+  Json reply;                          // the direct Message
+  Json first_event;                    // {"task":...} a stream starts with
+  size_t start_index = 0;              // log entries after first_event
+  Json immediate;                      // the task right after acceptance
+};
+
+// Runs `plan` if the task is still in the turn that scheduled it.
+void apply_plan(CoreState& st, TaskRecord& r, uint64_t generation, const TurnPlan& plan) {
+  auto lk = st.store.lock();
+  if (r.generation != generation || r.state != TaskState::kWorking) return;
+  for (const auto& c : plan.chunks) st.store.add_chunk(r, c.artifact, c.append, c.last_chunk);
+  if (plan.stream_error) st.store.add_error(r, *plan.stream_error);
+  if (plan.final_state != TaskState::kWorking) {
+    st.store.set_status(r, plan.final_state, plan.status_text, plan.reply_in_history);
+  }
+}
+
+// Lock held. Moves the task to WORKING and schedules this turn's plan.
+void begin_turn(CoreState& st, const std::shared_ptr<TaskRecord>& r, const std::string& text) {
+  uint64_t gen = ++r->generation;
+  st.store.set_status(*r, TaskState::kWorking, "", false);
+  TurnPlan plan = plan_turn(r->behaviour, r->turn, text, st.plan);
+  bool idle = plan.chunks.empty() && !plan.stream_error && plan.final_state == TaskState::kWorking;
+  if (idle) return;  // tck-cancel: stays WORKING
+  core::Millis delay = plan.delay;
+  st.scheduler.post_after(delay, [&st, r, gen, plan = std::move(plan)] { apply_plan(st, *r, gen, plan); });
+}
+
+std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& req, const Selection& sel,
+                                             Behaviour behaviour) {
+  if (req.context_id && !st.store.knows_context(*req.context_id)) {
+    return invalid_params("message.contextId", "unknown contextId '" + *req.context_id +
+                                                   "': this agent accepts only contextIds it generated");
+  }
+  Accepted acc;
+  if (behaviour == Behaviour::kMessageResponse) {
+    // No task and no new context: a contextId appears only when the client sent one.
+    acc.reply = model::make_message(model::to_string(model::Role::kAgent), core::uuid_v7(),
+                                    Json::array({model::text_part(message_reply_text(sel.text))}),
+                                    req.context_id.value_or(""), "");
+    return acc;
+  }
+  std::string ctx = req.context_id.value_or(core::uuid_v7());
+  acc.record = st.store.create(ctx, behaviour, req.message);
+  acc.first_event = model::wrap_task(task_json(*acc.record, req.view));
+  acc.start_index = acc.record->log.size();
+  begin_turn(st, acc.record, sel.text);
+  acc.immediate = task_json(*acc.record, req.view);
+  return acc;
+}
+
+std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest& req, const Selection& sel) {
+  auto r = st.store.find(*req.task_id);
+  if (!r) return task_not_found(*req.task_id);
+  if (req.context_id && *req.context_id != r->context_id) {
+    return invalid_params("message.contextId", "'" + *req.context_id + "' does not match the contextId '" +
+                                                   r->context_id + "' of task '" + r->id + "'");
+  }
+  if (model::is_terminal(r->state)) {
+    std::string state(model::to_string(r->state));
+    return a2a_error(jsonrpc::A2AError::kUnsupportedOperation,
+                     "Task '" + r->id + "' is in terminal state " + state + " and accepts no more messages",
+                     Json{{"taskId", r->id}, {"state", state}});
+  }
+  if (st.fault(Fault::kSemMultiTurnNewTask) && model::is_interrupted(r->state)) {
+    SendRequest fresh = req;
+    fresh.context_id = r->context_id;
+    return start_task(st, fresh, sel, r->behaviour);
+  }
+  st.store.append_user_message(*r, req.message);
+  Accepted acc;
+  acc.record = r;
+  if (model::is_interrupted(r->state)) {
+    ++r->turn;
+    begin_turn(st, r, sel.text);
+  }
+  // A message to a task that is still working is recorded; its work goes on.
+  acc.first_event = model::wrap_task(task_json(*r, req.view));
+  acc.start_index = r->log.size();
+  acc.immediate = task_json(*r, req.view);
+  return acc;
+}
+
+std::variant<Accepted, CallError> accept(CoreState& st, SendRequest& req) {
+  if (st.fault(Fault::kSemIgnoreHistoryLength)) req.view.history_length.reset();
+  Selection sel = select_behaviour(req.message);
+  auto lk = st.store.lock();
+  if (req.task_id) return continue_task(st, req, sel);
+  return start_task(st, req, sel, sel.behaviour);
+}
+
+}  // namespace
+
+CallResult send_message(CoreState& st, const Json& params) {
+  SendRequest req;
+  if (auto e = parse_send(params, req)) return *e;
+  auto outcome = accept(st, req);
+  if (auto* e = std::get_if<CallError>(&outcome)) return *e;
+  Accepted& acc = std::get<Accepted>(outcome);
+  Json result;
+  if (!acc.record) {
+    result = model::wrap_message(acc.reply);
+  } else if (req.return_immediately || st.fault(Fault::kSemBlockingReturnsEarly)) {
+    result = model::wrap_task(acc.immediate);
+  } else {
+    TaskRecord& r = *acc.record;
+    auto lk = st.store.lock();
+    st.store.wait(lk, r, core::Deadline::after(st.config.max_block),
+                  [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); });
+    result = model::wrap_task(task_json(r, req.view));
+  }
+  apply_output_faults(st.config.faults, result);
+  return result;
+}
+
+StreamOpen send_streaming_message(CoreState& st, const Json& params) {
+  SendRequest req;
+  if (auto e = parse_send(params, req)) return StreamOpen{*e, nullptr};
+  auto outcome = accept(st, req);
+  if (auto* e = std::get_if<CallError>(&outcome)) return StreamOpen{*e, nullptr};
+  Accepted& acc = std::get<Accepted>(outcome);
+  if (!acc.record) {
+    return StreamOpen{std::nullopt, make_fixed_stream({model::wrap_message(acc.reply)}, st.config.faults)};
+  }
+  std::optional<Json> first;
+  if (!st.fault(Fault::kSemStreamNoTaskFirst)) first = std::move(acc.first_event);
+  return StreamOpen{std::nullopt, make_task_stream(st.store, acc.record, std::move(first), acc.start_index,
+                                                   st.config.faults)};
+}
+
+}  // namespace a2a::agent

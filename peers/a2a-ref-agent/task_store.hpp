@@ -1,0 +1,100 @@
+// The task store: every task with its status, history, artifacts, push
+// configs and an append-only event log. One mutex guards the whole store
+// (tasks are small and operations short); each task has a condition
+// variable, used with that mutex, that streams, subscribers and blocking
+// sends wait on, always with a deadline. close() wakes every waiter so a
+// shutdown never waits for a task to finish.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "peers/a2a-ref-agent/behaviour.hpp"
+#include "peers/a2a-ref-agent/call_result.hpp"
+#include "runner/a2a/model.hpp"
+#include "runner/core/deadline.hpp"
+
+namespace a2a::agent {
+
+struct LogEntry {
+  Json event;                               // a StreamResponse; null for an error entry
+  std::optional<CallError> error;           // a mid-stream error
+  std::optional<model::TaskState> state;    // set on status updates
+};
+
+struct TaskRecord {
+  std::string id;
+  std::string context_id;
+  Behaviour behaviour = Behaviour::kEcho;
+  int turn = 0;             // user messages accepted so far, minus one
+  uint64_t generation = 0;  // bumped per accepted message and by cancel: stale plans are dropped
+  model::TaskState state = model::TaskState::kSubmitted;
+  Json status;
+  long long status_ms = 0;  // status timestamp, epoch ms
+  uint64_t status_seq = 0;  // store-wide order of status changes: the ListTasks tiebreak
+  std::vector<Json> history;
+  std::vector<Json> artifacts;
+  std::vector<LogEntry> log;
+  std::vector<Json> push_configs;
+  std::condition_variable cv;  // waits use TaskStore's mutex
+};
+
+// How a task is rendered: historyLength (unset = all, 0 = no history key)
+// and whether the artifacts key may appear.
+struct TaskView {
+  std::optional<long long> history_length;
+  bool artifacts = true;
+};
+Json task_json(const TaskRecord& r, const TaskView& view = {});
+
+class TaskStore {
+ public:
+  using Lock = std::unique_lock<std::mutex>;
+
+  Lock lock() const { return Lock(mu_); }
+
+  // Everything below requires the lock, held by the caller.
+  std::shared_ptr<TaskRecord> find(const std::string& id) const;
+  // A new SUBMITTED task holding `user_message` (taskId/contextId filled in).
+  std::shared_ptr<TaskRecord> create(const std::string& context_id, Behaviour b, const Json& user_message);
+  void append_user_message(TaskRecord& r, const Json& user_message);
+  bool knows_context(const std::string& context_id) const { return contexts_.count(context_id) > 0; }
+  void add_context(const std::string& context_id) { contexts_.insert(context_id); }
+  // New status (with an agent message when `text` is non-empty), logged as a statusUpdate.
+  void set_status(TaskRecord& r, model::TaskState s, const std::string& text, bool reply_in_history);
+  // Logs an artifactUpdate and merges the chunk into the task's artifacts.
+  void add_chunk(TaskRecord& r, const Json& artifact, bool append, bool last_chunk);
+  void add_error(TaskRecord& r, const CallError& e);
+  std::vector<std::shared_ptr<TaskRecord>> all() const;
+
+  // Waits on r.cv until pred() holds, the deadline passes or the store closes.
+  // Returns pred() (so false on timeout or close).
+  template <class Pred>
+  bool wait(Lock& lk, TaskRecord& r, core::Deadline deadline, Pred pred) {
+    auto until = deadline.is_never() ? core::Clock::now() + std::chrono::hours(24) : deadline.time();
+    r.cv.wait_until(lk, until, [&] { return closed_ || pred(); });
+    return pred();
+  }
+
+  bool closed() const { return closed_; }
+  // Wakes every waiter; later waits return at once. Takes the lock itself.
+  void close();
+
+ private:
+  Json agent_message(const TaskRecord& r, const std::string& text) const;
+
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<TaskRecord>> tasks_;
+  std::unordered_set<std::string> contexts_;
+  uint64_t seq_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace a2a::agent

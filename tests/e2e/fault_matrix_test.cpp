@@ -1,0 +1,142 @@
+// Meta-tests: the suite can fail. For every fault of a2a-ref-agent listed in
+// fixtures/fault-matrix.yaml, run the stdio suites against the faulty agent and
+// assert that exactly the listed scenarios do not pass (for the stated reason)
+// and that every other scenario passes. A final check proves that every
+// scenario is made to fail by at least one fault (no decoration).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "runner/scenario/selection.hpp"
+#include "tests/e2e/run_command.hpp"
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+struct Expected {
+  std::string id;      // glob
+  std::string reason;  // substring of the scenario's reason; "" = any
+};
+
+struct FaultCase {
+  std::string fault;
+  std::vector<Expected> fails;
+};
+
+const std::string kMatrix = std::string(A2A_SOURCE_DIR) + "/fixtures/fault-matrix.yaml";
+
+std::vector<FaultCase> load_matrix() {
+  std::vector<FaultCase> out;
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(kMatrix);
+  } catch (const YAML::Exception& e) {
+    // Reported by FaultMatrixCoverage (an empty matrix covers nothing).
+    return out;
+  }
+  for (const auto& f : doc["faults"]) {
+    FaultCase c;
+    c.fault = f["fault"].as<std::string>();
+    for (const auto& e : f["fails"]) {
+      if (e.IsScalar())
+        c.fails.push_back({e.as<std::string>(), f["reason"] ? f["reason"].as<std::string>() : ""});
+      else
+        c.fails.push_back({e["id"].as<std::string>(), e["reason"] ? e["reason"].as<std::string>() : ""});
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+const Expected* expected_for(const FaultCase& c, const std::string& id) {
+  for (const auto& e : c.fails)
+    if (a2a::scenario::glob_match(e.id, id)) return &e;
+  return nullptr;
+}
+
+Json run_suite(const std::string& agent, const std::string& tag) {
+  fs::path dir = fs::path(A2A_BINARY_DIR) / "test-artifacts" / "faults";
+  fs::create_directories(dir);
+  fs::path json = dir / (tag + ".json");
+  YAML::Node doc = YAML::LoadFile(kMatrix);
+  std::string scale = doc["timeout_scale"] ? doc["timeout_scale"].as<std::string>() : "1";
+  auto r = a2a::testing::run_command(
+      {A2A_CONFORM, "run", "--agent", agent, "-j2", "-q", "--color", "never", "--timeout-scale", scale,
+       "--json", json.string(), std::string(A2A_SOURCE_DIR) + "/suites/stdio"},
+      900000);
+  EXPECT_FALSE(r.timed_out) << "runner hung under " << tag;
+  std::ifstream in(json);
+  return Json::parse(in);
+}
+
+class FaultMatrix : public ::testing::TestWithParam<FaultCase> {};
+
+}  // namespace
+
+TEST_P(FaultMatrix, ListedScenariosFailForTheStatedReasonAndAllOthersPass) {
+  const auto& c = GetParam();
+  Json report = run_suite(std::string(A2A_REF_AGENT) + " --fault " + c.fault, c.fault);
+  std::set<std::string> matched;
+  for (const auto& s : report["scenarios"]) {
+    std::string id = s["id"], outcome = s["outcome"], reason = s.value("reason", "");
+    const Expected* e = expected_for(c, id);
+    if (!e) {
+      EXPECT_EQ(outcome, "PASS") << id << " should be unaffected by " << c.fault << ": " << reason;
+      continue;
+    }
+    matched.insert(e->id);
+    EXPECT_NE(outcome, "PASS") << id << " must not pass under " << c.fault;
+    EXPECT_NE(outcome, "ERROR") << id << ": a fault must fail a scenario, not break it: " << reason;
+    if (!e->reason.empty() && outcome != "PASS")
+      EXPECT_NE(reason.find(e->reason), std::string::npos)
+          << id << " failed for another reason than '" << e->reason << "': " << reason;
+  }
+  for (const auto& e : c.fails)
+    EXPECT_TRUE(matched.count(e.id)) << "matrix entry " << e.id << " matches no scenario";
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, FaultMatrix, ::testing::ValuesIn(load_matrix()),
+                         [](const auto& info) {
+                           std::string n = info.param.fault;
+                           for (auto& ch : n)
+                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+TEST(FaultMatrixCoverage, EveryScenarioIsFailedBySomeFault) {
+  auto matrix = load_matrix();
+  auto r = a2a::testing::run_command({A2A_CONFORM, "list", std::string(A2A_SOURCE_DIR) + "/suites/stdio"}, 60000);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    std::string id = line.substr(0, line.find(' '));
+    bool covered = false;
+    for (const auto& c : matrix) covered = covered || expected_for(c, id) != nullptr;
+    EXPECT_TRUE(covered) << id << " is failed by no fault: add a fault to a2a-ref-agent or drop the scenario";
+    ++n;
+  }
+  EXPECT_GT(n, 90);
+}
+
+TEST(FaultMatrixCoverage, EveryAgentFaultIsInTheMatrix) {
+  auto matrix = load_matrix();
+  auto r = a2a::testing::run_command({A2A_REF_AGENT, "--list-faults"}, 20000);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == ' ') continue;
+    bool listed = false;
+    for (const auto& c : matrix) listed = listed || c.fault == line;
+    EXPECT_TRUE(listed) << "fault " << line << " has no row in fixtures/fault-matrix.yaml";
+  }
+}

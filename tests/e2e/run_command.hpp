@@ -1,0 +1,49 @@
+// Runs a command to completion for a test: its exit status and everything it
+// wrote, bounded by a deadline (the child's process group is killed on expiry).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runner/transport/stdio_process.hpp"
+
+namespace a2a::testing {
+
+struct CommandResult {
+  int exit_code = -1;       // -1 when killed or timed out
+  bool timed_out = false;
+  std::string out;          // stdout
+  std::string err;          // stderr (head)
+};
+
+inline CommandResult run_command(const std::vector<std::string>& argv, int timeout_ms,
+                                 std::map<std::string, std::string> env = {}) {
+  CommandResult r;
+  transport::SpawnOptions o;
+  o.argv = argv;
+  o.env_set = std::move(env);
+  o.stderr_keep_bytes = 1 << 20;
+  auto p = transport::StdioProcess::spawn(o);
+  if (!p) {
+    r.err = p.error().message;
+    return r;
+  }
+  (*p)->close_stdin();
+  auto deadline = core::Deadline::after(core::Millis(timeout_ms));
+  for (;;) {
+    auto rd = (*p)->read_some(deadline);
+    if (rd.status == transport::ReadResult::Status::kData) {
+      r.out += rd.data;
+      continue;
+    }
+    r.timed_out = rd.status == transport::ReadResult::Status::kTimeout;
+    break;
+  }
+  auto st = r.timed_out ? (*p)->kill_now() : (*p)->shutdown(core::Millis(5000), core::Millis(1000));
+  r.err = (*p)->stderr_text();
+  if (st.exited && !r.timed_out) r.exit_code = st.code;
+  return r;
+}
+
+}  // namespace a2a::testing

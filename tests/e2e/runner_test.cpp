@@ -1,0 +1,159 @@
+// The runner as users run it: the real a2a-conform binary against the real
+// reference agent, scenario files with typos, and hostile agents.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "runner/core/escape.hpp"
+#include "tests/e2e/run_command.hpp"
+
+namespace fs = std::filesystem;
+using a2a::testing::run_command;
+using Json = nlohmann::json;
+
+namespace {
+
+const std::string kConform = A2A_CONFORM;
+const std::string kAgent = A2A_REF_AGENT;
+const std::string kSrc = A2A_SOURCE_DIR;
+
+fs::path artifacts_dir() {
+  fs::path d = fs::path(A2A_BINARY_DIR) / "test-artifacts";
+  fs::create_directories(d);
+  return d;
+}
+
+Json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  return Json::parse(in);
+}
+
+// Processes whose environment carries `marker` (hostile agents and anything
+// they forked); an orphan shows up here after the runner has finished.
+std::vector<int> processes_with_marker(const std::string& marker) {
+  std::vector<int> out;
+  DIR* d = opendir("/proc");
+  if (!d) return out;
+  while (auto* e = readdir(d)) {
+    int pid = atoi(e->d_name);
+    if (pid <= 0) continue;
+    std::ifstream env("/proc/" + std::string(e->d_name) + "/environ", std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(env)), std::istreambuf_iterator<char>());
+    std::ifstream stat("/proc/" + std::string(e->d_name) + "/stat");
+    std::string st;
+    std::getline(stat, st);
+    bool zombie = st.find(") Z ") != std::string::npos;
+    if (!zombie && all.find(marker) != std::string::npos) out.push_back(pid);
+  }
+  closedir(d);
+  return out;
+}
+
+}  // namespace
+
+TEST(RunnerSelfTest, EveryStdioScenarioPassesAgainstTheReferenceAgent) {
+  fs::path out = artifacts_dir() / "selftest";
+  auto r = run_command({kConform, "run", "--agent", kAgent, "-j2", "-q", "--color", "never",
+                        "--report-dir", out.string(), kSrc + "/suites/stdio"},
+                       240000);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto report = read_json(out / "report.json");
+  ASSERT_GT(report["scenarios"].size(), 90u);
+  for (const auto& s : report["scenarios"])
+    EXPECT_EQ(s["outcome"], "PASS") << s["id"] << ": " << s.value("reason", "");
+  EXPECT_NE(r.out.find("0 failed"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(out / "junit.xml"));
+  EXPECT_TRUE(fs::exists(out / "report.html"));
+}
+
+TEST(RunnerCheck, TypoIsRejectedWithFileLineBeforeAnyAgentStarts) {
+  fs::path dir = artifacts_dir() / "typo";
+  fs::create_directories(dir);
+  fs::path file = dir / "typo.acts.yaml";
+  std::ofstream(file) << "acts_version: \"1.0\"\nspec_version: \"1.0\"\nsuites:\n"
+                         "  - id: s\n    name: s\n    tests:\n"
+                         "      - id: T-1\n        name: t\n        level: must\n        steps:\n"
+                         "          - id: get\n            operation: get_task\n"
+                         "            params: {id: x}\n            exepct: {body: {id: x}}\n";
+  std::string marker = "A2A_TEST_MARKER=" + a2a::core::uuid_v7();
+  // The agent would leave a marked process behind if it were started at all.
+  auto r = run_command({kConform, "run", "--agent", "/bin/sleep 30", file.string()}, 20000,
+                       {{"A2A_TEST_MARKER", marker.substr(16)}});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("typo.acts.yaml:14:13"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'expect'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("running"), std::string::npos) << r.out;
+  auto c = run_command({kConform, "check", file.string()}, 20000);
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.err.find("typo.acts.yaml:14:13"), std::string::npos) << c.err;
+}
+
+struct Hostile {
+  const char* script;
+  const char* outcome;   // expected outcome of PROBE-001
+  const char* reason;    // substring of its reason
+};
+
+class HostileAgent : public ::testing::TestWithParam<Hostile> {};
+
+TEST_P(HostileAgent, ScenarioFailsWithAReasonAndTheRunGoesOnWithNoOrphans) {
+  const auto& h = GetParam();
+  std::string marker = a2a::core::uuid_v7();
+  fs::path json = artifacts_dir() / (std::string("hostile-") + h.script + ".json");
+  auto r = run_command({kConform, "run", "--agent", kSrc + "/fixtures/hostile/" + h.script,
+                        "--timeout-scale", "0.4", "-q", "--json", json.string(),
+                        kSrc + "/fixtures/scenarios/hostile.acts.yaml"},
+                       60000, {{"A2A_TEST_MARKER", marker}});
+  ASSERT_FALSE(r.timed_out) << "the runner itself hung";
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  auto report = read_json(json);
+  ASSERT_EQ(report["scenarios"].size(), 2u) << "the run must go on after a hostile scenario";
+  for (const auto& s : report["scenarios"]) {
+    EXPECT_EQ(s["outcome"], h.outcome) << s["id"] << ": " << s.value("reason", "");
+    EXPECT_NE(s.value("reason", "").find(h.reason), std::string::npos) << s.value("reason", "");
+  }
+  EXPECT_TRUE(processes_with_marker(marker).empty()) << "a hostile agent's process outlived the run";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, HostileAgent,
+    ::testing::Values(Hostile{"hang.sh", "TIMEOUT", "no handshake frame"},
+                      Hostile{"hang-after-handshake.sh", "FAIL", "no response with id"},
+                      Hostile{"flood-stdout.sh", "FAIL", "not valid framing"},
+                      Hostile{"huge-length.sh", "FAIL", "body_too_large"},
+                      Hostile{"exit-mid-frame.sh", "FAIL", "truncated_body"},
+                      Hostile{"grandchild.sh", "FAIL", "no response with id"},
+                      Hostile{"stderr-flood.sh", "FAIL", "no response with id"}),
+    [](const auto& info) {
+      std::string n = info.param.script;
+      n = n.substr(0, n.find('.'));
+      for (auto& c : n)
+        if (c == '-') c = '_';
+      return n;
+    });
+
+TEST(HtmlReport, RendersInHeadlessChromium) {
+  // A run with failures (a faulty agent), so the page shows failure blocks,
+  // transcripts and replay commands, not just a green summary.
+  fs::path out = artifacts_dir() / "html";
+  auto r = run_command({kConform, "run", "--agent", kAgent + " --fault hs-ignore-session-env", "-q",
+                        "--id", "STDIO-HS-*", "--report-dir", out.string(), kSrc + "/suites/stdio"},
+                       120000);
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  fs::path png = artifacts_dir() / "report.png";
+  auto c = run_command({"bash", kSrc + "/reports/render_check.sh", (out / "report.html").string(),
+                        png.string()},
+                       120000);
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+  EXPECT_TRUE(fs::exists(png));
+  std::ifstream html(out / "report.html");
+  std::string page((std::istreambuf_iterator<char>(html)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("STDIO-HS-003"), std::string::npos);
+  EXPECT_NE(page.find("a2a-conform run --agent"), std::string::npos) << "replay command missing";
+}
