@@ -115,7 +115,9 @@ int serve_session(const ServerOptions& opt, FrameWriter& w, FrameReader& r) {
           r.reset_decoder();
           break;
         }
-        session.abort();
+        // Frames read before the broken one were valid requests: answer them
+        // (bounded) before leaving, as after a clean EOF.
+        session.drain(opt.eof_grace);
         return opt.faults.has(Fault::kLifeExitZeroOnFatal) ? kExitOk : kExitProtocol;
     }
   }
