@@ -66,6 +66,8 @@ void StreamServer::close() {
   for (auto& item : left) {
     if (auto* job = std::get_if<StreamJob>(&item)) {
       out_.write_error(job->id, internal_error("Stream not started: the session is closing (stdin EOF)"));
+    } else if (auto* unary = std::get_if<std::function<void()>>(&item)) {
+      (*unary)();  // conc-serialize: a unary request read before the end is still answered
     }
   }
   if (worker_.joinable()) worker_.join();

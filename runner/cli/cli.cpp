@@ -12,6 +12,7 @@
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
 #include "runner/engine/run.hpp"
+#include "runner/engine/scenario_runner.hpp"
 #include "runner/match/assert.hpp"
 #include "runner/scenario/loader.hpp"
 #include "runner/scenario/profile.hpp"
@@ -43,6 +44,7 @@ struct Options {
   std::string report_dir;
   std::string json_path, junit_path, html_path, acts_dir;
   bool no_behaviors = false;
+  bool reuse = false;
   bool quiet = false;
   std::string color = "auto";
 };
@@ -133,8 +135,12 @@ core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::
       problems += (problems.empty() ? "" : "\n") + d.error().str();
       continue;
     }
-    for (auto& doc : *d)
-      if (seen.insert(fs::weakly_canonical(doc.file).string()).second) docs.push_back(std::move(doc));
+    for (auto& doc : *d) {
+      if (!seen.insert(fs::weakly_canonical(doc.file).string()).second) continue;
+      for (auto& su : doc.suites)
+        for (auto& t : su.tests) t.variables = doc.variables;
+      docs.push_back(std::move(doc));
+    }
   }
   if (!problems.empty()) return core::fail(core::ErrorKind::kSchema, problems);
   // Test ids must be unique across the run: they key results and known failures.
@@ -252,6 +258,7 @@ int cmd_run(const Options& o, const std::string& command_line) {
   cfg.profile = *profile;
   cfg.suite_paths = o.paths;
   cfg.jobs = o.jobs;
+  cfg.reuse = o.reuse;
   cfg.timeout_scale = o.timeout_scale;
   cfg.run_timeout_ms = o.run_timeout_ms;
   cfg.assume_behaviors = !o.no_behaviors;
@@ -269,6 +276,9 @@ int cmd_run(const Options& o, const std::string& command_line) {
     return kExitUsage;
   }
   auto tests = scenario::select_tests(*docs, selection_of(o));
+  bool needs_card = false;
+  for (const auto* t : tests) needs_card = needs_card || t->preconditions.contains("capabilities");
+  if (needs_card) cfg.agent_card = engine::probe_agent_card(cfg);
   if (tests.empty()) {
     std::cerr << "a2a-conform run: no scenario matches the selection\n";
     return kExitUsage;
@@ -320,6 +330,7 @@ int main_with_args(int argc, char** argv) {
   run->add_option("--junit", o.junit_path, "JUnit XML report path");
   run->add_option("--html", o.html_path, "Self-contained HTML report path");
   run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13)");
+  run->add_flag("--reuse", o.reuse, "Keep one agent process per worker across scenarios that allow it (x-reuse: only abstract operations); a scenario that fails or leaves frames behind gets a fresh agent after it");
   run->add_flag("--no-behaviors", o.no_behaviors, "The agent does not implement the ACTS tck-* behaviour prefixes: skip tests that need them");
   run->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
   run->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));

@@ -76,6 +76,7 @@ class AgentConnection {
   size_t unconsumed() const;
 
   transport::StdioProcess& process() { return *proc_; }
+  const transport::StdioProcess& process() const { return *proc_; }
   transport::ExitStatus shutdown(core::Millis grace, core::Millis term_grace);
   transport::ExitStatus kill_now();
   void interrupt(const std::string& reason);  // wakes every waiter (scenario deadline)

@@ -77,6 +77,7 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   std::atomic<size_t> done{0};
   std::mutex progress_mu;
   auto worker = [&] {
+    AgentSlot slot;  // --reuse: this worker's agent, carried between scenarios
     for (;;) {
       size_t i = next.fetch_add(1);
       if (i >= tests.size()) return;
@@ -92,7 +93,7 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
         r.outcome = Outcome::kTimeout;
         r.reason = "not started: the run's deadline (--run-timeout) expired";
       } else {
-        r = run_scenario(t, config);
+        r = run_scenario(t, config, &slot);
       }
       apply_known_failures(r, config.known_failures);
       run.scenarios[i] = std::move(r);

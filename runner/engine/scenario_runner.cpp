@@ -6,6 +6,7 @@
 
 #include "runner/core/escape.hpp"
 #include "runner/engine/session.hpp"
+#include "runner/engine/stdio_ops.hpp"
 #include "runner/engine/step_exec.hpp"
 
 namespace a2a::engine {
@@ -43,11 +44,17 @@ std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card)
   return {};
 }
 
-std::vector<result::WireEvent> to_events(const transport::Transcript& tr) {
+// Entries from index `from` on, timed from the first of them (a reused agent's
+// transcript holds earlier scenarios too).
+std::vector<result::WireEvent> to_events(const transport::Transcript& tr, size_t from) {
   std::vector<result::WireEvent> out;
-  for (const auto& e : tr.entries()) {
+  auto all = tr.entries();
+  auto base = from < all.size() ? all[from].at : tr.start();
+  if (from == 0) base = tr.start();
+  for (size_t i = from; i < all.size(); ++i) {
+    const auto& e = all[i];
     result::WireEvent w;
-    w.t_ms = std::chrono::duration<double, std::milli>(e.at - tr.start()).count();
+    w.t_ms = std::chrono::duration<double, std::milli>(e.at - base).count();
     switch (e.dir) {
       case transport::Direction::kToPeer: w.dir = "to-agent"; break;
       case transport::Direction::kFromPeer: w.dir = "from-agent"; break;
@@ -137,6 +144,11 @@ std::string skip_reason(const scenario::Test& t, const RunConfig& c) {
       std::find(t.profiles.begin(), t.profiles.end(), c.profile.name) == t.profiles.end())
     return "not applicable to profile " + c.profile.name;
   if (has_step_kind(t.steps, scenario::StepKind::kRaw)) return "raw HTTP steps need an HTTP binding";
+  bool card_fetch = false;
+  scenario::for_each_step(t.steps, [&](const scenario::Step& s) {
+    card_fetch = card_fetch || s.operation == "get_agent_card";
+  });
+  if (card_fetch) return "agent card discovery (GET /.well-known/agent-card.json) needs an HTTP binding";
   if (has_step_kind(t.steps, scenario::StepKind::kClient)) return "client test (this run tests an agent)";
   for (const auto& rr : t.runner_requirements)
     if (rr != "concurrent_streams" || c.profile.stream.event_method.size())
@@ -148,28 +160,40 @@ std::string skip_reason(const scenario::Test& t, const RunConfig& c) {
   return {};
 }
 
-result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c) {
-  auto t0 = std::chrono::steady_clock::now();
-  result::ScenarioResult r = describe(t, c);
+std::optional<Json> probe_agent_card(const RunConfig& c) {
   Session s;
   s.config = &c;
-  s.test = &t;
   s.session_id = core::uuid_v7();
-  s.deadline = core::Deadline::after(s.scaled(t.timeout_ms));
-  s.vars.set_root("profile", c.profile.doc);
-  s.vars.set_root("agent", Json{{"session_id", s.session_id}, {"command", c.agent_command}});
+  s.deadline = core::Deadline::after(s.scaled(c.profile.timeouts.handshake_ms + c.profile.timeouts.step_ms));
+  ConnectionOptions co;
+  co.spawn.argv = c.agent_argv;
+  co.spawn.env_set[c.profile.handshake.session_env.empty() ? "A2A_SESSION_ID"
+                                                           : c.profile.handshake.session_env] = s.session_id;
+  auto conn = AgentConnection::start(co);
+  if (!conn) return std::nullopt;
+  s.conn = conn->get();
+  std::optional<Json> card;
+  if (!c.profile.handshake.enabled || auto_handshake(s).ok()) {
+    auto r = call_operation(s, "get_extended_agent_card", Json::object(), s.step_deadline());
+    if (r.status == OpResult::Status::kResult && r.result.is_object()) card = r.result;
+  }
+  (*conn)->shutdown(core::Millis(300), core::Millis(300));
+  return card;
+}
 
+namespace {
+
+// Starts the agent for a scenario: the profile's session variable, then the
+// test's x-agent.env (which may override or <unset> it).
+core::Expected<std::unique_ptr<AgentConnection>> start_agent(const scenario::Test& t,
+                                                             const RunConfig& c, Session& s) {
   ConnectionOptions co;
   co.spawn.argv = c.agent_argv;
   co.spawn.env_set[c.profile.handshake.session_env.empty() ? "A2A_SESSION_ID"
                                                            : c.profile.handshake.session_env] = s.session_id;
   for (const auto& [k, v] : t.agent.env) {
     auto val = match::interpolate_text(v, s.vars);
-    if (!val) {
-      r.outcome = Outcome::kError;
-      r.reason = "x-agent.env " + k + ": " + val.error().message;
-      return r;
-    }
+    if (!val) return core::fail(core::ErrorKind::kSchema, "x-agent.env " + k + ": " + val.error().message);
     if (*val == "<unset>") {
       co.spawn.env_set.erase(k);
       co.spawn.env_unset.push_back(k);
@@ -177,33 +201,35 @@ result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c)
       co.spawn.env_set[k] = *val;
     }
   }
-  auto conn = AgentConnection::start(co);
-  if (!conn) {
-    r.outcome = Outcome::kError;
-    r.reason = "could not start the agent: " + conn.error().message;
-    return r;
-  }
-  std::unique_ptr<AgentConnection> owned = std::move(conn.value());
-  s.conn = owned.get();
-  StepRecorder rec;
+  return AgentConnection::start(co);
+}
+
+// A reused agent is only handed on when the scenario left it clean.
+bool reusable(const AgentConnection& conn) {
+  return !conn.eof() && conn.unconsumed() == 0 &&
+         conn.process().transcript().total_bytes(transport::Direction::kToPeer) < (1u << 20);
+}
+
+StepOutcome run_body(Session& s, const scenario::Test& t, bool handshake, StepRecorder& rec, bool& fired) {
   StepOutcome worst;
-  bool fired = false;
-  {
-    Watchdog wd(s, s.deadline);
-    if (!t.agent.manual_handshake && c.profile.handshake.enabled) {
-      worst = auto_handshake(s);
-      result::StepResult hs{"handshake", worst.outcome, 0, worst.failure, worst.note};
-      if (hs.failure) hs.failure->step_id = "handshake";
-      rec.add(hs);
-    }
-    if (worst.ok()) worst = run_steps(s, t.steps, rec);
-    if (worst.ok()) {
-      auto a = run_test_assertions(s, t.assertions);
-      if (!a.ok()) worst = a;
-    }
-    fired = wd.fired();
+  Watchdog wd(s, s.deadline);
+  if (handshake) {
+    worst = auto_handshake(s);
+    result::StepResult hs{"handshake", worst.outcome, 0, worst.failure, worst.note};
+    if (hs.failure) hs.failure->step_id = "handshake";
+    rec.add(hs);
   }
-  auto st = s.conn->shutdown(core::Millis(300), core::Millis(300));
+  if (worst.ok()) worst = run_steps(s, t.steps, rec);
+  if (worst.ok()) {
+    auto a = run_test_assertions(s, t.assertions);
+    if (!a.ok()) worst = a;
+  }
+  fired = wd.fired();
+  return worst;
+}
+
+void fill_outcome(result::ScenarioResult& r, StepOutcome worst, bool fired, const scenario::Test& t,
+                  const Session& s) {
   if (fired && severity(worst.outcome) < severity(Outcome::kTimeout)) {
     worst.outcome = Outcome::kTimeout;
     if (!worst.failure) worst.failure = result::Failure{};
@@ -214,15 +240,63 @@ result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c)
     r.reason = "scenario deadline of " + std::to_string(s.scaled(t.timeout_ms).count()) +
                " ms expired" + (worst.failure && !worst.failure->message.empty()
                                     ? ": " + worst.failure->message : "");
-  else if (worst.failure)
-    r.reason = worst.failure->message;
   else
-    r.reason = worst.note;
+    r.reason = worst.failure ? worst.failure->message : worst.note;
+}
+
+}  // namespace
+
+result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c, AgentSlot* slot) {
+  auto t0 = std::chrono::steady_clock::now();
+  result::ScenarioResult r = describe(t, c);
+  Session s;
+  s.config = &c;
+  s.test = &t;
+  s.session_id = core::uuid_v7();
+  s.deadline = core::Deadline::after(s.scaled(t.timeout_ms));
+  bool reuse = slot && c.reuse && t.reuse && !t.agent.manual_handshake;
+  bool fresh = !(reuse && slot->conn && reusable(*slot->conn));
+  std::unique_ptr<AgentConnection> owned;
+  if (!fresh) {
+    owned = std::move(slot->conn);
+    s.session_id = slot->session_id;
+    s.next_id = slot->ids;
+  } else {
+    if (slot && slot->conn) slot->conn->shutdown(core::Millis(300), core::Millis(300));
+    if (slot) slot->conn.reset();
+  }
+  for (const auto& [name, value] : t.variables) s.vars.set_variable(name, value);
+  s.vars.set_root("profile", c.profile.doc);
+  s.vars.set_root("agent", Json{{"session_id", s.session_id}, {"command", c.agent_command}});
+  if (fresh) {
+    auto conn = start_agent(t, c, s);
+    if (!conn) {
+      r.outcome = Outcome::kError;
+      r.reason = "could not start the agent: " + conn.error().message;
+      return r;
+    }
+    owned = std::move(conn.value());
+  }
+  s.conn = owned.get();
+  auto& tr = s.conn->process().transcript();
+  size_t mark = fresh ? 0 : tr.entries().size();
+  StepRecorder rec;
+  bool fired = false;
+  StepOutcome worst = run_body(s, t, fresh && !t.agent.manual_handshake && c.profile.handshake.enabled, rec, fired);
+  fill_outcome(r, worst, fired, t, s);
+  bool keep = reuse && worst.ok() && !fired && reusable(*s.conn);
+  std::optional<transport::ExitStatus> st;
+  if (!keep) st = s.conn->shutdown(core::Millis(300), core::Millis(300));
   r.steps = rec.take();
-  r.transcript = to_events(s.conn->process().transcript());
-  r.transcript_dropped_bytes = s.conn->process().transcript().dropped_bytes();
+  r.transcript = to_events(tr, mark);
+  r.transcript_dropped_bytes = tr.dropped_bytes();
   r.stderr_excerpt = s.conn->process().stderr_text().substr(0, 16 * 1024);
-  r.exit_status = st.str();
+  r.exit_status = st ? st->str() : "still running (--reuse: pid " + std::to_string(s.conn->process().pid()) + ")";
+  if (keep) {
+    slot->conn = std::move(owned);
+    slot->session_id = s.session_id;
+    slot->ids = s.next_id;
+  }
   r.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::steady_clock::now() - t0).count();
   return r;

@@ -84,6 +84,14 @@ StepOutcome check_expectations(Session& s, const Step& st, const OpResult& r, bo
 }
 
 StepOutcome check_interpolated(const Step& st, const OpResult& r, bool streaming) {
+  // ACTS files also write an expected failure as `expect: {status: error,
+  // error: {...}}`; on stdio the body assertions then apply to {"error": ...}.
+  if (st.expect && st.expect->value("status", Json()) == "error") {
+    if (r.status != OpResult::Status::kError)
+      return StepOutcome::fail("expected an error, got a result", "an error", match::compact(root_of(r), 200));
+    Json body = st.expect->value("body", Json::object());
+    return from_match(match::match(Json{{"error", r.error}}, body), "error");
+  }
   if (st.expect_error) {
     if (r.status != OpResult::Status::kError)
       return StepOutcome::fail("expected an error, got a result", match::compact(*st.expect_error),
@@ -146,7 +154,11 @@ StepOutcome run_named_assertions(Session& s, const Json& list) {
     Json src = a.value("source", Json());
     auto v = interp(s, src);
     if (!v) return StepOutcome::error("assertion source: " + v.error().message);
-    auto m = match::match_collection(*v, a, src.is_string() ? src.get<std::string>() : "source");
+    Json rest = a;
+    rest.erase("source");
+    auto ra = interp(s, rest);  // match values may name captures too
+    if (!ra) return StepOutcome::error("assertion: " + ra.error().message);
+    auto m = match::match_collection(*v, *ra, src.is_string() ? src.get<std::string>() : "source");
     auto o = from_match(m, "assertion" + (a.contains("id") ? " " + a["id"].get<std::string>() : ""));
     if (!o.ok()) return o;
   }

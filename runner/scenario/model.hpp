@@ -180,6 +180,9 @@ struct Test {
   std::string suite_id;
   std::string suite_name;
   std::string file;
+  // The document's `variables` (with inherited ones), copied here by the
+  // loader's callers so a test can run without its Document at hand.
+  StringPairs variables;
 };
 
 struct Suite {
