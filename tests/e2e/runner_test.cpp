@@ -100,6 +100,8 @@ struct Hostile {
   const char* reason;    // substring of its reason
 };
 
+void PrintTo(const Hostile& h, std::ostream* os) { *os << h.script; }
+
 class HostileAgent : public ::testing::TestWithParam<Hostile> {};
 
 TEST_P(HostileAgent, ScenarioFailsWithAReasonAndTheRunGoesOnWithNoOrphans) {

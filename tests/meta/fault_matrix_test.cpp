@@ -38,6 +38,9 @@ struct FaultCase {
   std::vector<Expected> fails;
 };
 
+// Test names and failure messages show the fault, not the struct's bytes.
+void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.fault; }
+
 const std::string kMatrix = std::string(A2A_SOURCE_DIR) + "/fixtures/fault-matrix.yaml";
 
 std::vector<FaultCase> load_matrix() {
