@@ -160,27 +160,6 @@ std::string skip_reason(const scenario::Test& t, const RunConfig& c) {
   return {};
 }
 
-std::optional<Json> probe_agent_card(const RunConfig& c) {
-  Session s;
-  s.config = &c;
-  s.session_id = core::uuid_v7();
-  s.deadline = core::Deadline::after(s.scaled(c.profile.timeouts.handshake_ms + c.profile.timeouts.step_ms));
-  ConnectionOptions co;
-  co.spawn.argv = c.agent_argv;
-  co.spawn.env_set[c.profile.handshake.session_env.empty() ? "A2A_SESSION_ID"
-                                                           : c.profile.handshake.session_env] = s.session_id;
-  auto conn = AgentConnection::start(co);
-  if (!conn) return std::nullopt;
-  s.conn = conn->get();
-  std::optional<Json> card;
-  if (!c.profile.handshake.enabled || auto_handshake(s).ok()) {
-    auto r = call_operation(s, "get_extended_agent_card", Json::object(), s.step_deadline());
-    if (r.status == OpResult::Status::kResult && r.result.is_object()) card = r.result;
-  }
-  (*conn)->shutdown(core::Millis(300), core::Millis(300));
-  return card;
-}
-
 namespace {
 
 // Starts the agent for a scenario: the profile's session variable, then the
@@ -203,6 +182,28 @@ core::Expected<std::unique_ptr<AgentConnection>> start_agent(const scenario::Tes
   }
   return AgentConnection::start(co);
 }
+
+}  // namespace
+
+std::optional<Json> probe_agent_card(const RunConfig& c) {
+  Session s;
+  s.config = &c;
+  s.session_id = core::uuid_v7();
+  s.deadline = core::Deadline::after(s.scaled(c.profile.timeouts.handshake_ms + c.profile.timeouts.step_ms));
+  const scenario::Test plain;  // no x-agent options
+  auto conn = start_agent(plain, c, s);
+  if (!conn) return std::nullopt;
+  s.conn = conn->get();
+  std::optional<Json> card;
+  if (!c.profile.handshake.enabled || auto_handshake(s).ok()) {
+    auto r = call_operation(s, "get_extended_agent_card", Json::object(), s.step_deadline());
+    if (r.status == OpResult::Status::kResult && r.result.is_object()) card = r.result;
+  }
+  (*conn)->shutdown(core::Millis(300), core::Millis(300));
+  return card;
+}
+
+namespace {
 
 // A reused agent is only handed on when the scenario left it clean.
 bool reusable(const AgentConnection& conn) {

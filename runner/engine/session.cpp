@@ -28,6 +28,11 @@ std::unique_ptr<Session> Session::branch() {
   return b;
 }
 
+core::Expected<Json> Session::interpolate(const Json& tmpl) {
+  std::lock_guard lk(vars_mu);  // x-concurrent branches may capture meanwhile
+  return match::interpolate(tmpl, vars);
+}
+
 std::string Session::frame(std::string_view body) const {
   if (profile().framing.kind == "newline") return std::string(body) + "\n";
   return wire::encode_content_length(body);

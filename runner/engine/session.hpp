@@ -34,6 +34,8 @@ struct Session {
   // A branch: same connection, deadline and ids; a copy of the variables.
   std::unique_ptr<Session> branch();
   long long fresh_id() { return next_id->fetch_add(1); }
+  // {{...}} references resolved against this session's variables.
+  core::Expected<Json> interpolate(const Json& tmpl);
 
   const scenario::Profile& profile() const { return config->profile; }
   // A step's own bound: the profile's step timeout (scaled), never past the scenario's.

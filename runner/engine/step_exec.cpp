@@ -31,18 +31,6 @@ std::vector<result::StepResult> StepRecorder::take() {
 
 namespace {
 
-StepOutcome from_match(const match::MatchResult& m, const std::string& what) {
-  if (m.malformed()) return StepOutcome::error(what + ": malformed assertion: " + m.error);
-  if (m.ok) return StepOutcome::pass();
-  const auto& first = m.mismatches.front();
-  return StepOutcome::fail(what + ": " + m.summary(8), first.expected, first.actual, first.path);
-}
-
-core::Expected<Json> interp(Session& s, const Json& v) {
-  std::lock_guard lk(s.vars_mu);
-  return match::interpolate(v, s.vars);
-}
-
 void sleep_bounded(Session& s, long long ms) {
   auto d = core::Deadline::after(core::Millis(ms)).min(s.deadline);
   while (!d.expired()) std::this_thread::sleep_for(std::min(d.remaining(), core::Millis(20)));
@@ -76,7 +64,7 @@ StepOutcome check_expectations(Session& s, const Step& st, const OpResult& r, bo
                           std::pair{&st.expect_error, &resolved.expect_error},
                           std::pair{&st.expect_stream, &resolved.expect_stream}}) {
     if (!*src) continue;
-    auto v = interp(s, **src);
+    auto v = s.interpolate(**src);
     if (!v) return StepOutcome::error("expectation: " + v.error().message);
     *dst = *v;
   }
@@ -152,11 +140,11 @@ core::Expected<void> do_captures(Session& s, const Step& st, const OpResult& r) 
 StepOutcome run_named_assertions(Session& s, const Json& list) {
   for (const auto& a : list) {
     Json src = a.value("source", Json());
-    auto v = interp(s, src);
+    auto v = s.interpolate(src);
     if (!v) return StepOutcome::error("assertion source: " + v.error().message);
     Json rest = a;
     rest.erase("source");
-    auto ra = interp(s, rest);  // match values may name captures too
+    auto ra = s.interpolate(rest);  // match values may name captures too
     if (!ra) return StepOutcome::error("assertion: " + ra.error().message);
     auto m = match::match_collection(*v, *ra, src.is_string() ? src.get<std::string>() : "source");
     auto o = from_match(m, "assertion" + (a.contains("id") ? " " + a["id"].get<std::string>() : ""));
@@ -199,7 +187,7 @@ OpResult call_with_repeat(Session& s, const Step& st, const Json& params, StepOu
 StepOutcome grade(Session& s, const Step& st, const OpResult* op);
 
 StepOutcome run_operation(Session& s, const Step& st) {
-  auto p = interp(s, st.params);
+  auto p = s.interpolate(st.params);
   if (!p) return StepOutcome::error("params: " + p.error().message);
   Json params = *p;
   add_message_id(params);

@@ -25,6 +25,13 @@ StepOutcome StepOutcome::timeout(std::string message) {
   return o;
 }
 
+StepOutcome from_match(const match::MatchResult& m, const std::string& what) {
+  if (m.malformed()) return StepOutcome::error(what + ": malformed assertion: " + m.error);
+  if (m.ok) return StepOutcome::pass();
+  const auto& first = m.mismatches.front();
+  return StepOutcome::fail(what + ": " + m.summary(8), first.expected, first.actual, first.path);
+}
+
 int severity(result::Outcome o) {
   switch (o) {
     case result::Outcome::kError: return 6;

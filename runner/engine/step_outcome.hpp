@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "runner/match/match_result.hpp"
 #include "runner/result/result.hpp"
 
 namespace a2a::engine {
@@ -23,6 +24,10 @@ struct StepOutcome {
   static StepOutcome error(std::string message);   // the scenario is broken
   static StepOutcome timeout(std::string message);
 };
+
+// A match result as a step outcome: ERROR for a malformed assertion (the
+// scenario is broken), FAIL with the first mismatch's details otherwise.
+StepOutcome from_match(const match::MatchResult& m, const std::string& what);
 
 // Severity order for combining: ERROR > TIMEOUT > FAIL > NON_STRICT > INFORMATIONAL > PASS.
 int severity(result::Outcome o);

@@ -22,19 +22,6 @@ int within(const Json& spec, int fallback = 0) {
   return fallback;
 }
 
-// Interpolates under the vars lock (branches share the store).
-core::Expected<Json> interp(Session& s, const Json& v) {
-  std::lock_guard lk(s.vars_mu);
-  return match::interpolate(v, s.vars);
-}
-
-StepOutcome from_match(const match::MatchResult& m, const std::string& what) {
-  if (m.malformed()) return StepOutcome::error(what + ": malformed assertion: " + m.error);
-  if (m.ok) return StepOutcome::pass();
-  const auto& first = m.mismatches.front();
-  return StepOutcome::fail(what + ": " + m.summary(8), first.expected, first.actual, first.path);
-}
-
 StepOutcome not_arrived(Session& s, const std::string& what) {
   std::string why = s.conn->why();
   std::string msg = what + (why.empty() ? "" : " (" + why + ")");
@@ -64,7 +51,7 @@ StepOutcome send_bytes(Session& s, const std::string& bytes) {
 }
 
 StepOutcome send_request(Session& s, const Json& spec, const std::string& step_id) {
-  auto v = interp(s, spec);
+  auto v = s.interpolate(spec);
   if (!v) return StepOutcome::error("x-send-request: " + v.error().message);
   Json req = {{"jsonrpc", "2.0"}, {"method", (*v).value("method", "")}};
   bool notification = v->contains("id") && (*v)["id"].is_string() && (*v)["id"] == "none";
@@ -82,7 +69,7 @@ StepOutcome send_request(Session& s, const Json& spec, const std::string& step_i
 }
 
 StepOutcome expect_response(Session& s, const Json& spec, bool consume, std::optional<size_t>* seq) {
-  auto v = interp(s, spec);
+  auto v = s.interpolate(spec);
   if (!v) return StepOutcome::error("x-expect-response: " + v.error().message);
   Json id = v->value("id", Json());
   auto f = get_frame(
@@ -108,7 +95,7 @@ StepOutcome expect_response(Session& s, const Json& spec, bool consume, std::opt
 
 StepOutcome expect_notification(Session& s, const Json& spec, bool consume,
                                 std::optional<size_t>* seq) {
-  auto v = interp(s, spec);
+  auto v = s.interpolate(spec);
   if (!v) return StepOutcome::error("x-expect-notification: " + v.error().message);
   auto f = get_frame(
       s,
@@ -136,7 +123,7 @@ std::string canonical_header(size_t n, const std::string& content_type) {
 }
 
 StepOutcome expect_frame(Session& s, const Json& spec, bool consume, std::optional<size_t>* seq) {
-  auto v = interp(s, spec.is_object() ? spec : Json::object());
+  auto v = s.interpolate(spec.is_object() ? spec : Json::object());
   if (!v) return StepOutcome::error("x-expect-frame: " + v.error().message);
   auto f = get_frame(s, [](const InboxFrame&) { return true; }, s.step_deadline(within(*v)),
                      consume);
@@ -160,7 +147,7 @@ StepOutcome expect_frame(Session& s, const Json& spec, bool consume, std::option
 }
 
 StepOutcome expect_stream(Session& s, const Json& spec) {
-  auto v = interp(s, spec);
+  auto v = s.interpolate(spec);
   if (!v) return StepOutcome::error("x-expect-stream: " + v.error().message);
   Json id = v->value("id", Json());
   int ms = within(*v, v->value("timeout_ms", 0));
@@ -247,7 +234,7 @@ StepOutcome send_ack(Session& s, const WireAction& w, const Json& handshake) {
     ack[hs.variant_field] = "";
     ack["accept"] = false;
   } else if (spec.is_object() && spec.contains("ack")) {
-    auto v = interp(s, spec["ack"]);
+    auto v = s.interpolate(spec["ack"]);
     if (!v) return StepOutcome::error("x-handshake ack: " + v.error().message);
     ack = *v;
   } else {
@@ -280,7 +267,7 @@ StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id
       auto o = read_handshake(s, step_id, hs);
       // No handshake object at all: the read failure is the whole story.
       if (!o.ok() && !hs.is_object()) return o;
-      auto v = interp(s, w.spec);
+      auto v = s.interpolate(w.spec);
       if (!v) return StepOutcome::error("x-expect-handshake: " + v.error().message);
       auto m = from_match(match::match(hs, *v), "handshake");
       return m.ok() ? o : m;
@@ -288,7 +275,7 @@ StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id
     case WireActionType::kSendBytes: return send_bytes(s, w.bytes);
     case WireActionType::kSendFrame: {
       if (w.has_bytes) return send_bytes(s, s.frame(w.bytes));
-      auto v = interp(s, w.spec);
+      auto v = s.interpolate(w.spec);
       if (!v) return StepOutcome::error("x-send-frame: " + v.error().message);
       return send_bytes(s, s.frame(jsonrpc::dump(*v)));
     }
