@@ -170,11 +170,15 @@ scenario::Selection selection_of(const Options& o) {
 
 void add_selection_flags(CLI::App* app, Options& o) {
   app->add_option("paths", o.paths, "Scenario files (ACTS YAML); default: every suites/**/*.acts.yaml");
-  app->add_option("--id", o.ids, "Only tests whose id matches this glob (repeatable; !GLOB excludes)");
-  app->add_option("--tag", o.tags, "Only tests with this tag (repeatable)");
+  // One value per flag occurrence, so `--id X path` leaves `path` positional.
+  app->add_option("--id", o.ids, "Only tests whose id matches this glob (repeatable; !GLOB excludes)")
+      ->allow_extra_args(false);
+  app->add_option("--tag", o.tags, "Only tests with this tag (repeatable)")->allow_extra_args(false);
   app->add_option("--level", o.levels, "Only tests of this level: must, should, may (repeatable)")
-      ->check(CLI::IsMember({"must", "should", "may"}));
-  app->add_option("--section", o.sections, "Only tests whose spec_ref contains this text (repeatable)");
+      ->check(CLI::IsMember({"must", "should", "may"}))
+      ->allow_extra_args(false);
+  app->add_option("--section", o.sections, "Only tests whose spec_ref contains this text (repeatable)")
+      ->allow_extra_args(false);
 }
 
 int cmd_check(const Options& o) {

@@ -159,3 +159,26 @@ TEST(HtmlReport, RendersInHeadlessChromium) {
   EXPECT_NE(page.find("STDIO-HS-003"), std::string::npos);
   EXPECT_NE(page.find("a2a-conform run --agent"), std::string::npos) << "replay command missing";
 }
+
+TEST(RunnerReplay, TheReportedReplayCommandRunsJustThatScenario) {
+  fs::path first = artifacts_dir() / "replay-first.json";
+  auto r = run_command({kConform, "run", "--agent", kAgent, "-q", "--id", "STDIO-RPC-01*", "--json",
+                        first.string(), kSrc + "/suites/stdio"},
+                       120000);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto report = read_json(first);
+  ASSERT_GT(report["scenarios"].size(), 5u);
+  std::string replay = report["scenarios"][2]["replay_command"];
+  std::string id = report["scenarios"][2]["id"];
+  auto argv = a2a::transport::StdioProcess::split_command(replay);
+  ASSERT_TRUE(argv.ok()) << replay;
+  ASSERT_EQ((*argv)[0], "a2a-conform") << replay;
+  (*argv)[0] = kConform;
+  fs::path again = artifacts_dir() / "replay-again.json";
+  argv->insert(argv->end() - 1, {"--json", again.string()});
+  auto r2 = run_command(*argv, 120000);
+  ASSERT_EQ(r2.exit_code, 0) << replay << "\n" << r2.out << r2.err;
+  auto second = read_json(again);
+  ASSERT_EQ(second["scenarios"].size(), 1u) << replay;
+  EXPECT_EQ(second["scenarios"][0]["id"], id);
+}
