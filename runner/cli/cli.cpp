@@ -45,6 +45,7 @@ struct Options {
   std::string json_path, junit_path, html_path, acts_dir;
   bool no_behaviors = false;
   bool reuse = false;
+  bool check_only = false;
   bool quiet = false;
   std::string color = "auto";
 };
@@ -236,6 +237,7 @@ core::Expected<void> write_reports(const Options& o, const result::RunResult& ru
 }
 
 int cmd_run(const Options& o, const std::string& command_line) {
+  if (o.check_only) return cmd_check(o);
   if (o.agent.empty()) {
     std::cerr << "a2a-conform run: --agent \"CMD ARGS\" is required (the agent executable to certify)\n";
     return kExitUsage;
@@ -334,6 +336,7 @@ int main_with_args(int argc, char** argv) {
   run->add_option("--junit", o.junit_path, "JUnit XML report path");
   run->add_option("--html", o.html_path, "Self-contained HTML report path");
   run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13)");
+  run->add_flag("--check", o.check_only, "Only validate the selected scenario files (as `check` does); start no agent");
   run->add_flag("--reuse", o.reuse, "Keep one agent process per worker across scenarios that allow it (x-reuse: only abstract operations); a scenario that fails or leaves frames behind gets a fresh agent after it");
   run->add_flag("--no-behaviors", o.no_behaviors, "The agent does not implement the ACTS tck-* behaviour prefixes: skip tests that need them");
   run->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
