@@ -13,6 +13,11 @@ PKGS=(
   chromium
 )
 missing=()
+# Node.js and npm run the interop partners built on the official A2A JavaScript
+# SDK (tests/interop/js). A machine may already have them from another
+# packaging (nodesource's nodejs bundles npm); only missing commands are installed.
+command -v node >/dev/null 2>&1 || PKGS+=(nodejs)
+command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
