@@ -1,0 +1,141 @@
+// Private to http_server.cpp: one connection (Session) and one request on it
+// (Exchange). A Session's members are touched only on its strand; an
+// Exchange is the thread-safe face a handler holds and posts to the strand.
+//
+// Lifetimes: the io_context's pending handlers and the current request own
+// a Session; an Exchange holds it weakly, so a handler that keeps an Exchange
+// past the connection's end keeps nothing alive. HttpServer::stop() marks the
+// current Exchange of every Session closed under the Exchange's mutex before
+// the io_context goes away, so no thread posts to a dead io_context.
+#pragma once
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "runner/transport/http_server.hpp"
+
+namespace a2a::transport::detail {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = net::ip::tcp;
+
+class Session;
+
+// What the server shares with its sessions (they may outlive the server object briefly).
+struct ServerShared {
+  HttpServerOptions options;
+  HttpHandler handler;
+  std::atomic<size_t> connections{0};
+  std::atomic<bool> stopping{false};
+  std::mutex mu;
+  std::vector<std::weak_ptr<Session>> sessions;  // for stop(); pruned as it grows
+};
+
+// What the writer does once a queued piece of bytes is on the wire.
+enum class After {
+  kNone,
+  kDone,       // the exchange is complete; read the next request
+  kDoneClose,  // the exchange is complete; close the connection gracefully
+  kClose,      // close now (abort, queue cap)
+};
+
+class Exchange : public HttpExchange {
+ public:
+  Exchange(std::weak_ptr<Session> session, ServerRequest request, bool keep_alive);
+
+  const ServerRequest& request() const override { return request_; }
+  void reply(ServerReply reply) override;
+  bool start_stream(int status, HeaderList headers) override;
+  bool write(std::string bytes) override;
+  void end() override;
+  void abort() override;
+  bool closed() const override { return closed_.load(); }
+  void on_close(std::function<void()> fn) override;
+
+  // The connection closed: fires on_close unless the exchange completed.
+  void mark_closed();
+  // Every byte of the reply or stream was written.
+  void mark_completed();
+
+ private:
+  enum class State { kPending, kReplied, kStreaming, kEnded };
+  // Posts `bytes` to the session's writer; false when the session is gone or over its cap.
+  bool send(std::string bytes, After after, bool capped);
+
+  mutable std::mutex mu_;
+  State state_ = State::kPending;
+  bool completed_ = false;
+  bool chunked_ = true;
+  std::atomic<bool> closed_{false};
+  std::function<void()> on_close_;
+  std::weak_ptr<Session> session_;
+  ServerRequest request_;
+  bool keep_alive_;
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, std::shared_ptr<ServerShared> shared);
+  ~Session();
+
+  void start();  // any thread
+  net::any_io_executor executor() { return socket_.get_executor(); }
+  // Any thread: accounts bytes about to be queued; false past max_queued_bytes.
+  bool reserve(size_t n, bool capped);
+
+  // Strand only (or once the I/O threads are joined, in HttpServer::stop).
+  void enqueue(std::string bytes, After after);
+  void close_now();
+
+ private:
+  void next_request();
+  void read_some();
+  void on_read_some(beast::error_code ec, size_t n);
+  void parse();
+  void on_header(beast::error_code ec);
+  void read_body();
+  void on_parsed(beast::error_code ec);
+  void dispatch();
+  void protocol_error(int status, std::string_view why);
+  void write_next();
+  void on_written(beast::error_code ec, size_t n);
+  void finish_exchange(After after);
+  void linger_close();
+  void arm_timer(core::Millis d);
+  void disarm_timer();
+
+  tcp::socket socket_;
+  net::steady_timer timer_;
+  std::shared_ptr<ServerShared> shared_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::shared_ptr<Exchange> exchange_;
+  struct Out {
+    std::string bytes;
+    After after;
+  };
+  std::deque<Out> out_;
+  std::atomic<size_t> queued_{0};
+  std::string continue_bytes_;  // "100 Continue" being written
+  uint64_t timer_gen_ = 0;
+  size_t discarded_ = 0;  // lingering close
+  bool writing_ = false;
+  bool reading_ = false;  // an async_read_some is pending
+  bool busy_ = false;     // a request is being handled (or an error answered)
+  bool lingering_ = false;
+  bool closed_ = false;
+  std::string remote_;
+};
+
+}  // namespace a2a::transport::detail
