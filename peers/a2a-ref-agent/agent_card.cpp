@@ -20,6 +20,17 @@ Json skills() {
   return out;
 }
 
+// The card faults change the card on every binding (public and extended card).
+void apply_card_faults(const Faults& faults, Json& card) {
+  if (faults.has(Fault::kCardMissingInterfaces)) card.erase("supportedInterfaces");
+  if (faults.has(Fault::kCardNoCapabilities)) card.erase("capabilities");
+  if (faults.has(Fault::kCardWrongBindingName) && card.contains("supportedInterfaces")) {
+    for (auto& i : card["supportedInterfaces"]) {
+      if (i.value("protocolBinding", "") == "HTTP+JSON") i["protocolBinding"] = "REST";
+    }
+  }
+}
+
 }  // namespace
 
 Json agent_card(const AgentConfig& config) {
@@ -36,6 +47,7 @@ Json agent_card(const AgentConfig& config) {
       {"defaultOutputModes", Json::array({"text/plain", "application/json"})},
       {"skills", skills()},
   };
+  apply_card_faults(config.faults, card);
   return card;
 }
 

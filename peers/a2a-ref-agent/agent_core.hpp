@@ -6,6 +6,7 @@
 // SendMessage, at most config.max_block (or until shutdown()).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,11 @@ struct AgentConfig {
   // AgentInterface entries of the agent card ({url, protocolBinding, protocolVersion}).
   Json interfaces = Json::array();
   Faults faults;
+  // Push delivery (a2a-protocol.md §5): called for each push config of a task
+  // on each status or artifact event logged after the config was created,
+  // with the config and the StreamResponse to POST. Called with the task
+  // store locked: it must only queue, never block. Empty = not delivered.
+  std::function<void(const Json& config, const Json& stream_response)> push_sink;
 };
 
 struct CoreState;

@@ -10,9 +10,16 @@
 
 namespace a2a::agent {
 
+// The store's push hook: the config's sink with the push faults applied.
+TaskStore::PushHook push_hook(const AgentConfig& config);
+// A TaskPushNotificationConfig (Create params or SendMessage's
+// configuration.taskPushNotificationConfig) in its stored form for `task_id`.
+std::optional<CallError> normalize_push_config(const Json& cfg, const std::string& task_id, Json& out);
+
 struct CoreState {
   explicit CoreState(AgentConfig c) : config(std::move(c)) {
     plan.long_running = config.long_running;
+    if (config.push_sink) store.set_push_hook(push_hook(config));
   }
   bool fault(Fault f) const { return config.faults.has(f); }
 

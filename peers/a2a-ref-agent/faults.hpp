@@ -70,6 +70,27 @@ enum class Fault {
   kSemWrongStateName,
   kSemSubscribeNoSnapshot,
   kSemStreamNoTaskFirst,
+  // HTTP bindings (JSON-RPC over HTTP, REST, SSE, the card endpoint)
+  kHttpRestErrorStatus200,
+  kHttpRestNoErrorInfo,
+  kHttpRestProblemJson,
+  kHttpJsonrpcContentType,
+  kHttpSseContentType,
+  kHttpSseNoBlankLine,
+  kHttpSseCloseEarly,
+  kHttpVersionIgnored,
+  kHttpNoPathProtection,
+  kHttpNoBodyLimit,
+  kHttpRestWrongVerbOk,
+  // agent card
+  kCardMissingInterfaces,
+  kCardWrongBindingName,
+  kCardNoCapabilities,
+  // push notification delivery
+  kPushNoDelivery,
+  kPushNoAuthHeader,
+  kPushBareTaskBody,
+  kPushNoTokenHeader,
   kCount,  // keep last
 };
 

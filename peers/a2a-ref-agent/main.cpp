@@ -1,11 +1,17 @@
 // a2a-ref-agent: the reference A2A agent of the conformance suite, served
-// over stdio. Only this file picks exit codes and reads the environment.
+// over stdio, or over HTTP (JSON-RPC + REST on one port) with --http. Only
+// this file picks exit codes, handles signals and reads the environment.
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,6 +21,8 @@
 #include "peers/a2a-ref-agent/behaviour.hpp"
 #include "peers/a2a-ref-agent/exit_codes.hpp"
 #include "peers/a2a-ref-agent/faults.hpp"
+#include "peers/a2a-ref-agent/http_push.hpp"
+#include "peers/a2a-ref-agent/http_server.hpp"
 #include "peers/a2a-ref-agent/stdio_server.hpp"
 
 namespace {
@@ -32,15 +40,33 @@ std::string help_footer() {
     os << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << b.description << "\n";
   }
   os << "\nA blocking send of tck-cancel returns the WORKING task after --max-block-ms.\n"
+        "\nHTTP mode (--http PORT; 0 = the system picks): JSON-RPC and REST on one port, both at\n"
+        "the root URL http://ADDR:PORT. On start one line goes to stdout:\n"
+        "  a2a-ref-agent listening on http://127.0.0.1:PORT\n"
+        "then it serves until SIGINT/SIGTERM (exit 0). Routes:\n"
+        "  GET  /.well-known/agent-card.json      the card (Cache-Control, ETag, If-None-Match -> 304)\n"
+        "  POST /                                 JSON-RPC 2.0 (Content-Type application/json)\n"
+        "  POST /message:send, /message:stream    REST (spec 11.3), also under /TENANT/ with --tenant\n"
+        "  GET  /tasks, /tasks/{id}               POST /tasks/{id}:cancel, GET|POST /tasks/{id}:subscribe\n"
+        "  POST|GET /tasks/{taskId}/pushNotificationConfigs, GET|DELETE .../pushNotificationConfigs/{id}\n"
+        "  GET  /extendedAgentCard\n"
+        "Requests need A2A-Version: 1.0 (header or ?A2A-Version=); missing means 0.3 and is refused\n"
+        "(-32009 / 400 VERSION_NOT_SUPPORTED). Streams are SSE. Bodies above 4 MiB are 413, query\n"
+        "strings above 4 KiB 414, '.'/'..' path segments 400. Push configs are delivered (in stdio mode\n"
+        "too): each task update is POSTed to the webhook as a StreamResponse (5 s timeout, one retry).\n"
+        "\nFaults (--fault NAME) each break one requirement. frame-*, reader-*, hs-*, stream-*,\n"
+        "conc-*, life-* act on the stdio binding; id-* and err-* on JSON-RPC (on HTTP too, except\n"
+        "err-batch-partial and err-exit-on-parse-error); http-* on the HTTP bindings; card-* on the\n"
+        "card; push-* on webhook delivery; sem-* on every binding. --list-faults prints them all.\n"
         "\nExit codes:\n"
-        "  0   clean end: stdin EOF, handshake rejected, or stdin closed before the ack\n"
+        "  0   clean end: stdin EOF, handshake rejected, stdin closed before the ack; HTTP: SIGINT/SIGTERM\n"
         "  1   clean EOF with --fault life-exit-nonzero-on-eof\n"
         "  2   protocol error: bad/late handshakeAck, fatal framing error, EOF inside a frame\n"
-        "  3   stdout unwritable (broken pipe or write timeout)\n"
+        "  3   stdout unwritable (broken pipe or write timeout); HTTP: cannot listen on the address\n"
         "  64  usage error\n"
         "  70  --fault life-crash-mid-frame\n"
         "\nEnvironment: A2A_SESSION_ID (non-empty) is echoed as the handshake sessionId.\n"
-        "Diagnostics go to stderr; stdout carries frames only. See docs/ref-agent.md.\n";
+        "Diagnostics go to stderr; in stdio mode stdout carries frames only. See docs/ref-agent.md.\n";
   return os.str();
 }
 
@@ -65,6 +91,10 @@ struct Cli {
   int long_running_ms = 1000;
   int max_block_ms = 60000;
   int ack_timeout_ms = 10000;
+  int http_port = -1;  // -1 = stdio mode
+  std::string bind = "127.0.0.1";
+  std::string tenant;
+  std::string interfaces = "jsonrpc,rest";
 };
 
 void add_options(CLI::App& app, Cli& cli) {
@@ -82,15 +112,81 @@ void add_options(CLI::App& app, Cli& cli) {
   app.add_option("--ack-timeout-ms", cli.ack_timeout_ms, "How long to wait for the handshakeAck")
       ->check(CLI::Range(1, 3600000))
       ->capture_default_str();
+  app.add_option("--http", cli.http_port, "Serve HTTP (JSON-RPC + REST) on this port instead of stdio; 0 = any")
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--bind", cli.bind, "HTTP listen address")->capture_default_str();
+  app.add_option("--tenant", cli.tenant, "HTTP: the tenant the card's interfaces carry (REST also serves /TENANT/...)");
+  app.add_option("--interfaces", cli.interfaces, "HTTP: interfaces declared and served, in card order")
+      ->capture_default_str();
   app.add_flag("-q,--quiet", cli.quiet, "No diagnostics on stderr");
   app.set_version_flag("--version", "a2a-ref-agent " + std::string(kAgentVersion));
   app.footer(help_footer());
 }
 
+// "jsonrpc,rest" -> bindings in that order; nullopt on an unknown or repeated name.
+std::optional<std::vector<HttpBinding>> parse_interfaces(const std::string& text) {
+  std::vector<HttpBinding> out;
+  std::stringstream ss(text);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    HttpBinding b;
+    if (name == "jsonrpc") {
+      b = HttpBinding::kJsonRpc;
+    } else if (name == "rest") {
+      b = HttpBinding::kRest;
+    } else {
+      return std::nullopt;
+    }
+    if (std::find(out.begin(), out.end(), b) != out.end()) return std::nullopt;
+    out.push_back(b);
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+// Serves until SIGINT or SIGTERM. The signals are blocked in every thread
+// (the mask is set before any thread starts) and taken here synchronously.
+int serve_http(const Cli& cli, const Faults& faults) {
+  auto bindings = parse_interfaces(cli.interfaces);
+  if (!bindings) {
+    std::cerr << "a2a-ref-agent: --interfaces takes jsonrpc and/or rest, comma-separated (got '" << cli.interfaces
+              << "')\n";
+    return kExitUsage;
+  }
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+  HttpAgentOptions o;
+  o.bind = cli.bind;
+  o.port = static_cast<uint16_t>(cli.http_port);
+  o.tenant = cli.tenant;
+  o.interfaces = *bindings;
+  o.agent.faults = faults;
+  o.agent.long_running = a2a::core::Millis(cli.long_running_ms);
+  o.agent.max_block = a2a::core::Millis(cli.max_block_ms);
+  o.log_fd = cli.quiet ? -1 : STDERR_FILENO;
+  auto agent = HttpAgent::start(o);
+  if (!agent) {
+    std::cerr << "a2a-ref-agent: " << agent.error().message << "\n";
+    return kExitIo;
+  }
+  std::cout << "a2a-ref-agent listening on " << (*agent)->url() << std::endl;  // tests parse this line
+  for (;;) {
+    timespec slice{1, 0};  // a bounded wait; the loop is the "until a signal" of HTTP mode
+    int sig = sigtimedwait(&stop_signals, nullptr, &slice);
+    if (sig == SIGINT || sig == SIGTERM) break;
+  }
+  (*agent)->stop();
+  return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"a2a-ref-agent: the reference A2A 1.0 agent of the a2a-conformance suite (stdio binding)"};
+  CLI::App app{"a2a-ref-agent: the reference A2A 1.0 agent of the a2a-conformance suite (stdio or HTTP)"};
   Cli cli;
   add_options(app, cli);
   try {
@@ -103,16 +199,19 @@ int main(int argc, char** argv) {
     list_faults();
     return kExitOk;
   }
-  Profile profile = *profile_by_name(cli.profile);
-  ServerOptions opt = default_server_options(profile);
+  Faults faults;
   for (const auto& name : cli.faults) {
     auto f = fault_from_name(name);
     if (!f) {
       std::cerr << "a2a-ref-agent: unknown fault '" << name << "' (run with --list-faults for the list)\n";
       return kExitUsage;
     }
-    opt.faults.add(*f);
+    faults.add(*f);
   }
+  if (cli.http_port >= 0) return serve_http(cli, faults);
+  Profile profile = *profile_by_name(cli.profile);
+  ServerOptions opt = default_server_options(profile);
+  opt.faults = faults;
   if (const char* sid = std::getenv("A2A_SESSION_ID")) opt.session_env = sid;
   opt.ack_timeout = a2a::core::Millis(cli.ack_timeout_ms);
   opt.agent.long_running = a2a::core::Millis(cli.long_running_ms);
@@ -120,5 +219,13 @@ int main(int argc, char** argv) {
   opt.agent.interfaces = a2a::agent::Json::array(
       {{{"url", interface_url(profile)}, {"protocolBinding", profile.protocol_binding}, {"protocolVersion", "1.0"}}});
   opt.log_fd = cli.quiet ? -1 : STDERR_FILENO;
-  return serve_stdio(STDIN_FILENO, STDOUT_FILENO, opt);
+  // Webhooks are plain HTTP whatever the binding (a2a-protocol.md §5).
+  PushOptions push_options;
+  push_options.faults = faults;
+  push_options.log_fd = opt.log_fd;
+  PushDelivery push(push_options);
+  opt.agent.push_sink = push.sink();
+  int code = serve_stdio(STDIN_FILENO, STDOUT_FILENO, opt);
+  push.stop(a2a::core::Millis(2000));
+  return code;
 }

@@ -1,6 +1,6 @@
 // Push notification config CRUD (a2a-protocol.md §3.11, §4.6.7-10). Configs
-// live on their task. Delivery to the webhooks is not done by this core (it
-// has no HTTP client); the HTTP bindings will add it.
+// live on their task; each event logged on the task goes to the config's
+// webhook through AgentConfig::push_sink (http_push.hpp delivers it).
 #include <algorithm>
 
 #include "peers/a2a-ref-agent/core_state.hpp"
@@ -26,8 +26,28 @@ std::optional<CallError> check_authentication(const Json& cfg) {
   return get_string(*auth, "credentials", credentials, "authentication");
 }
 
+// {taskId, id} of Get/Delete.
+std::optional<CallError> parse_ref(const Json& params, std::string& task_id, std::string& id) {
+  if (auto e = require_object(params, false)) return e;
+  if (auto e = get_required_string(params, "taskId", task_id)) return e;
+  return get_required_string(params, "id", id);
+}
+
+}  // namespace
+
+TaskStore::PushHook push_hook(const AgentConfig& config) {
+  auto sink = config.push_sink;
+  Faults faults = config.faults;
+  return [sink, faults](const TaskRecord& r, const Json& cfg, const Json& event) {
+    if (faults.has(Fault::kPushNoDelivery)) return;
+    Json body = faults.has(Fault::kPushBareTaskBody) ? task_json(r) : event;
+    apply_output_faults(faults, body);
+    sink(cfg, body);
+  };
+}
+
 // The stored form of a TaskPushNotificationConfig: only the known members, camelCase.
-std::optional<CallError> normalize_config(const Json& cfg, const std::string& task_id, Json& out) {
+std::optional<CallError> normalize_push_config(const Json& cfg, const std::string& task_id, Json& out) {
   std::string url;
   if (auto e = get_required_string(cfg, "url", url)) return e;
   if (!url.starts_with("https://") && !url.starts_with("http://")) {
@@ -48,15 +68,6 @@ std::optional<CallError> normalize_config(const Json& cfg, const std::string& ta
   return std::nullopt;
 }
 
-// {taskId, id} of Get/Delete.
-std::optional<CallError> parse_ref(const Json& params, std::string& task_id, std::string& id) {
-  if (auto e = require_object(params, false)) return e;
-  if (auto e = get_required_string(params, "taskId", task_id)) return e;
-  return get_required_string(params, "id", id);
-}
-
-}  // namespace
-
 CallResult create_push_config(CoreState& st, const Json& params) {
   if (auto e = require_object(params, false)) return *e;
   std::string task_id;
@@ -65,7 +76,7 @@ CallResult create_push_config(CoreState& st, const Json& params) {
   const Json* nested = field(params, "pushNotificationConfig");
   const Json& cfg = (nested && nested->is_object() && !field(params, "url")) ? *nested : params;
   Json stored;
-  if (auto e = normalize_config(cfg, task_id, stored)) return *e;
+  if (auto e = normalize_push_config(cfg, task_id, stored)) return *e;
   auto lk = st.store.lock();
   auto r = st.store.find(task_id);
   if (!r) return task_not_found(task_id);

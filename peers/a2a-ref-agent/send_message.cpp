@@ -26,6 +26,7 @@ struct SendRequest {
   std::optional<std::string> context_id;
   bool return_immediately = false;
   TaskView view;
+  std::optional<Json> push_config;  // configuration.taskPushNotificationConfig
 };
 
 bool media_type_accepted(std::string_view media) {
@@ -72,6 +73,12 @@ std::optional<CallError> parse_configuration(const Json& params, SendRequest& ou
   if (auto e = get_bool(*cfg, "returnImmediately", immediate, "configuration")) return e;
   out.return_immediately = immediate.value_or(false);
   if (auto e = get_history_length(*cfg, out.view.history_length, "configuration")) return e;
+  if (const Json* push = field(*cfg, "taskPushNotificationConfig")) {
+    if (!push->is_object()) return invalid_params("configuration.taskPushNotificationConfig", "must be an object");
+    Json checked;
+    if (auto e = normalize_push_config(*push, "", checked)) return e;
+    out.push_config = *push;
+  }
   if (const Json* modes = field(*cfg, "acceptedOutputModes")) {
     bool ok = modes->is_array() && std::all_of(modes->begin(), modes->end(), [](const Json& m) { return m.is_string(); });
     if (!ok) return invalid_params("configuration.acceptedOutputModes", "must be an array of strings");
@@ -120,6 +127,14 @@ void apply_plan(CoreState& st, TaskRecord& r, uint64_t generation, const TurnPla
   }
 }
 
+// Lock held. A webhook registered with the send, before the turn's first event.
+void add_inline_push_config(TaskRecord& r, const SendRequest& req) {
+  Json stored;
+  if (!req.push_config || normalize_push_config(*req.push_config, r.id, stored)) return;
+  std::erase_if(r.push_configs, [&](const Json& c) { return c["id"] == stored["id"]; });
+  r.push_configs.push_back(std::move(stored));
+}
+
 // Lock held. Moves the task to WORKING and schedules this turn's plan.
 void begin_turn(CoreState& st, const std::shared_ptr<TaskRecord>& r, const std::string& text) {
   uint64_t gen = ++r->generation;
@@ -149,6 +164,7 @@ std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& r
   acc.record = st.store.create(ctx, behaviour, req.message);
   acc.first_event = model::wrap_task(task_json(*acc.record, req.view));
   acc.start_index = acc.record->log.size();
+  add_inline_push_config(*acc.record, req);
   begin_turn(st, acc.record, sel.text);
   acc.immediate = task_json(*acc.record, req.view);
   return acc;
@@ -173,6 +189,7 @@ std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest
     return start_task(st, fresh, sel, r->behaviour);
   }
   st.store.append_user_message(*r, req.message);
+  add_inline_push_config(*r, req);
   Accepted acc;
   acc.record = r;
   if (model::is_interrupted(r->state)) {

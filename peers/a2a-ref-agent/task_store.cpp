@@ -64,6 +64,7 @@ void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string&
   r.status_ms = model::parse_timestamp_ms(r.status["timestamp"].get<std::string>()).value_or(r.status_ms);
   r.status_seq = ++seq_;
   Json ev = model::wrap_status_update(model::status_update(r.id, r.context_id, r.status));
+  notify_push(r, ev);
   r.log.push_back(LogEntry{std::move(ev), std::nullopt, s});
   r.cv.notify_all();
 }
@@ -80,8 +81,14 @@ void TaskStore::add_chunk(TaskRecord& r, const Json& artifact, bool append, bool
     *it = artifact;
   }
   Json ev = model::wrap_artifact_update(model::artifact_update(r.id, r.context_id, artifact, append, last_chunk));
+  notify_push(r, ev);
   r.log.push_back(LogEntry{std::move(ev), std::nullopt, std::nullopt});
   r.cv.notify_all();
+}
+
+void TaskStore::notify_push(const TaskRecord& r, const Json& event) const {
+  if (!push_hook_) return;
+  for (const auto& cfg : r.push_configs) push_hook_(r, cfg, event);
 }
 
 void TaskStore::add_error(TaskRecord& r, const CallError& e) {

@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -84,17 +85,24 @@ class TaskStore {
   }
 
   bool closed() const { return closed_; }
+
+  // Called (lock held) for each push config of a task on each status or
+  // artifact event logged; must not block. Set before the store is shared.
+  using PushHook = std::function<void(const TaskRecord&, const Json& config, const Json& event)>;
+  void set_push_hook(PushHook hook) { push_hook_ = std::move(hook); }
   // Wakes every waiter; later waits return at once. Takes the lock itself.
   void close();
 
  private:
   Json agent_message(const TaskRecord& r, const std::string& text) const;
+  void notify_push(const TaskRecord& r, const Json& event) const;
 
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<TaskRecord>> tasks_;
   std::unordered_set<std::string> contexts_;
   uint64_t seq_ = 0;
   bool closed_ = false;
+  PushHook push_hook_;
 };
 
 }  // namespace a2a::agent

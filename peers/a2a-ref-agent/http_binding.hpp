@@ -1,0 +1,76 @@
+// Internal to the HTTP bindings (http_*.cpp): the context every request
+// handler reads, and the pieces shared by JSON-RPC over HTTP and REST
+// (version rule, media types, limits, SSE pumping, replies). Not a public header.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "peers/a2a-ref-agent/agent_core.hpp"
+#include "runner/transport/http_server.hpp"
+
+namespace a2a::agent {
+
+using transport::HeaderList;
+using transport::HttpExchange;
+using transport::ServerReply;
+using transport::ServerRequest;
+
+inline constexpr size_t kMaxBody = 4u << 20;      // larger bodies: 413
+inline constexpr size_t kMaxQuery = 4u << 10;     // longer query strings: 414
+inline constexpr std::string_view kServedVersion = "1.0";
+inline constexpr std::string_view kCardPath = "/.well-known/agent-card.json";
+
+struct HttpContext {
+  AgentCore* core = nullptr;
+  Faults faults;
+  std::string tenant;  // "" = none: tenant-prefixed REST paths are 404
+  bool jsonrpc = true;
+  bool rest = true;
+  core::Millis max_stream{600000};  // a stream open this long ends (subscribe again)
+  std::string card_body;            // the public card, serialized once
+  std::string card_etag;            // "\"<hash of card_body>\""
+};
+
+// Binding entry points; `ex` was read whole. handle_card runs on the I/O
+// thread (it never blocks), the others on a worker thread.
+void handle_card(const HttpContext& ctx, HttpExchange& ex);
+void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);
+void handle_rest(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);
+// The card body's ETag (a strong validator over the exact bytes).
+std::string card_etag(std::string_view body);
+
+// The media type of a Content-Type value: lower-cased, without parameters.
+std::string media_type(std::string_view content_type);
+// nullopt when the request's A2A-Version (header, else `?A2A-Version=`) is
+// 1.0 or 1.0.N; else VersionNotSupportedError naming what was received.
+std::optional<CallError> check_version(const ServerRequest& req, const Faults& faults);
+// A JSON reply carrying `A2A-Version: 1.0`.
+ServerReply json_reply(int status, const Json& body, std::string content_type = "application/json");
+
+// REST errors (a2a-protocol.md §6.1, §6.4): google.rpc.Status JSON under
+// "error" with the v1.0.1 HTTP table; `a2a_json` picks application/a2a+json.
+ServerReply rest_error_reply(const CallError& e, const Faults& faults, bool a2a_json);
+// A binding-level REST error (404 route, 405, 413, 414, 415, 400 path) with no A2A reason.
+ServerReply rest_status_reply(int http, std::string_view status, const std::string& message, const Faults& faults,
+                              bool a2a_json);
+
+// SSE: how one stream's items become bytes.
+struct SseFormat {
+  std::string content_type = "text/event-stream";
+  std::function<Json(const Json& event)> event;       // the data of an event item
+  std::function<Json(const CallError& error)> error;  // the data of a mid-stream error
+};
+// One SSE event, with the SSE faults applied.
+// `event` names the SSE event type ("" = none; "error" for mid-stream errors).
+std::string sse_event(const Json& data, const Faults& faults, std::string_view event = {});
+// Answers `ex` with 200 and the stream's items until it ends, the client
+// leaves, or max_stream passes. Blocks the calling (worker) thread meanwhile,
+// waking at least once a second to notice a closed connection.
+void pump_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex,
+                 std::unique_ptr<EventStream> stream, const SseFormat& format);
+
+}  // namespace a2a::agent

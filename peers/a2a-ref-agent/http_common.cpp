@@ -1,0 +1,81 @@
+// Pieces both HTTP bindings share: media types, the A2A-Version rule, replies.
+#include <cctype>
+
+#include "peers/a2a-ref-agent/http_binding.hpp"
+#include "runner/jsonrpc/message.hpp"
+#include "runner/transport/url.hpp"
+
+namespace a2a::agent {
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+// The `A2A-Version` query parameter (R2: a client MAY send it there), decoded.
+std::optional<std::string> version_from_query(std::string_view query) {
+  size_t pos = 0;
+  while (pos <= query.size()) {
+    size_t amp = query.find('&', pos);
+    std::string_view piece = query.substr(pos, amp == std::string_view::npos ? std::string_view::npos : amp - pos);
+    pos = amp == std::string_view::npos ? query.size() + 1 : amp + 1;
+    size_t eq = piece.find('=');
+    if (iequals(transport::percent_decode(piece.substr(0, eq)), "A2A-Version")) {
+      return eq == std::string_view::npos ? std::string() : transport::percent_decode(piece.substr(eq + 1));
+    }
+  }
+  return std::nullopt;
+}
+
+// "1.0" or "1.0.N": the patch digits are ignored in negotiation (R6).
+bool is_served_version(std::string_view v) {
+  if (v == kServedVersion) return true;
+  if (!v.starts_with("1.0.") || v.size() == 4) return false;
+  for (char c : v.substr(4)) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string media_type(std::string_view content_type) {
+  std::string m = trim(content_type.substr(0, content_type.find(';')));
+  for (char& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return m;
+}
+
+std::optional<CallError> check_version(const ServerRequest& req, const Faults& faults) {
+  if (faults.has(Fault::kHttpVersionIgnored)) return std::nullopt;
+  std::optional<std::string> v = req.header("A2A-Version");
+  if (!v) v = version_from_query(req.query());
+  std::string version = trim(v.value_or(""));
+  if (is_served_version(version)) return std::nullopt;
+  std::string message =
+      version.empty() ? "Version not supported: no A2A-Version was sent, which means 0.3 (spec §3.6.2); this "
+                        "interface serves A2A 1.0 only (send A2A-Version: 1.0)"
+                      : "Version not supported: A2A-Version '" + version + "' is not served here; this interface "
+                        "serves A2A 1.0 only";
+  return a2a_error(jsonrpc::A2AError::kVersionNotSupported, message,
+                   Json{{"requestedVersion", version.empty() ? "0.3" : version}, {"supportedVersions", "1.0"}});
+}
+
+ServerReply json_reply(int status, const Json& body, std::string content_type) {
+  ServerReply r;
+  r.status = status;
+  r.headers = {{"Content-Type", std::move(content_type)}, {"A2A-Version", std::string(kServedVersion)}};
+  r.body = jsonrpc::dump(body);
+  return r;
+}
+
+}  // namespace a2a::agent

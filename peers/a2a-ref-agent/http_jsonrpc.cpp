@@ -1,0 +1,132 @@
+// JSON-RPC 2.0 over HTTP (spec §9, a2a-protocol.md §4.2): POST to the
+// interface URL, application/json both ways, errors as JSON-RPC error objects
+// with HTTP 200 (415 and 413 are HTTP-level refusals with a JSON-RPC body),
+// notifications answered 204, streams as SSE whose data are JSON-RPC responses.
+#include "peers/a2a-ref-agent/http_binding.hpp"
+#include "runner/jsonrpc/message.hpp"
+
+namespace a2a::agent {
+namespace {
+
+// The id as the id faults write it (exact echo without faults).
+Json out_id(const Faults& f, const Json& id) {
+  if (f.has(Fault::kIdNullResponse)) return nullptr;
+  if (f.has(Fault::kIdAsString) && id.is_number()) return id.dump();
+  return id;
+}
+
+Json error_response(const Faults& f, const Json& id, const CallError& e) {
+  Json err = e.to_json();
+  apply_error_faults(f, err);
+  return Json{{"jsonrpc", "2.0"}, {"id", out_id(f, id)}, {"error", std::move(err)}};
+}
+
+Json result_response(const Faults& f, const Json& id, const Json& result) {
+  return jsonrpc::make_result(out_id(f, id), result);
+}
+
+std::string content_type(const Faults& f) {
+  return f.has(Fault::kHttpJsonrpcContentType) ? "text/plain" : "application/json";
+}
+
+void reply(HttpExchange& ex, const Faults& f, int status, const Json& body) {
+  ex.reply(json_reply(status, body, content_type(f)));
+}
+
+CallError invalid_request(std::string message) { return CallError{jsonrpc::kInvalidRequest, std::move(message), nullptr}; }
+
+// HTTP-level refusals before the body is read as JSON-RPC; true when `ex` was answered.
+bool refused(const HttpContext& ctx, HttpExchange& ex) {
+  const ServerRequest& req = ex.request();
+  const Faults& f = ctx.faults;
+  if (req.query().size() > kMaxQuery) {
+    reply(ex, f, 414, error_response(f, nullptr, invalid_request("Request-URI too long: the query string is above " +
+                                                                  std::to_string(kMaxQuery) + " bytes")));
+    return true;
+  }
+  if (req.body.size() > kMaxBody && !f.has(Fault::kHttpNoBodyLimit)) {
+    reply(ex, f, 413, error_response(f, nullptr, invalid_request("Request body of " + std::to_string(req.body.size()) +
+                                                                  " bytes is above the limit of " +
+                                                                  std::to_string(kMaxBody) + " bytes")));
+    return true;
+  }
+  std::string ct = media_type(req.header("Content-Type").value_or(""));
+  if (ct != "application/json") {
+    std::string got = ct.empty() ? "no Content-Type" : "Content-Type '" + ct + "'";
+    reply(ex, f, 415, error_response(f, nullptr, invalid_request("Unsupported media type: " + got +
+                                                                  "; JSON-RPC requests use application/json")));
+    return true;
+  }
+  return false;
+}
+
+// Answers a body classify_incoming rejected (parse error, batch, bad envelope).
+void answer_rejected(HttpExchange& ex, const Faults& f, Json answer) {
+  int code = answer["error"].value("code", 0);
+  if (code == jsonrpc::kParseError && f.has(Fault::kErrParseAsInvalidRequest)) {
+    answer["error"]["code"] = jsonrpc::kInvalidRequest;
+  }
+  answer["id"] = out_id(f, answer.value("id", Json(nullptr)));
+  reply(ex, f, 200, answer);
+}
+
+void serve_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex, const Json& id,
+                  model::Operation op, const Json& params) {
+  const Faults& f = ctx.faults;
+  StreamOpen opened = ctx.core->open_stream(op, params);
+  if (!opened.stream) {
+    // Refused before the first event: a plain JSON-RPC error response, no SSE.
+    reply(*ex, f, 200, error_response(f, id, opened.error.value_or(internal_error("stream refused"))));
+    return;
+  }
+  SseFormat format;
+  format.event = [&f, id](const Json& event) { return result_response(f, id, event); };
+  format.error = [&f, id](const CallError& e) { return error_response(f, id, e); };
+  pump_stream(ctx, ex, std::move(opened.stream), format);
+}
+
+}  // namespace
+
+void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex) {
+  const Faults& f = ctx.faults;
+  if (refused(ctx, *ex)) return;
+  jsonrpc::Incoming in = jsonrpc::classify_incoming(ex->request().body, jsonrpc::Strictness::kStrict);
+  if (!in.message) {
+    if (in.reply) {
+      answer_rejected(*ex, f, *in.reply);
+    } else {
+      ex->reply(ServerReply{204, {{"A2A-Version", std::string(kServedVersion)}}, "", false});
+    }
+    return;
+  }
+  const jsonrpc::Message& m = *in.message;
+  if (m.kind != jsonrpc::Kind::kRequest) {
+    // J8: a notification is never answered (HTTP still needs a response: 204, no body).
+    if (m.kind == jsonrpc::Kind::kNotification && f.has(Fault::kErrReplyToNotification)) {
+      reply(*ex, f, 200, error_response(f, nullptr, invalid_request("Invalid Request: notification")));
+      return;
+    }
+    ex->reply(ServerReply{204, {{"A2A-Version", std::string(kServedVersion)}}, "", false});
+    return;
+  }
+  if (auto e = check_version(ex->request(), f)) {
+    reply(*ex, f, 200, error_response(f, m.id, *e));
+    return;
+  }
+  auto op = model::operation_from_method(m.method, model::MethodNaming::kV1);
+  if (!op) {
+    int code = f.has(Fault::kErrMethodNotFoundCode) ? jsonrpc::kInvalidRequest : jsonrpc::kMethodNotFound;
+    reply(*ex, f, 200,
+          error_response(f, m.id, CallError{code, "Method not found: '" + m.method + "' is not an A2A 1.0 method",
+                                            nullptr}));
+    return;
+  }
+  if (model::is_streaming(*op)) {
+    serve_stream(ctx, ex, m.id, *op, m.params);
+    return;
+  }
+  CallResult r = ctx.core->call(*op, m.params);
+  reply(*ex, f, 200, r.ok() ? result_response(f, m.id, r.value()) : error_response(f, m.id, r.error()));
+}
+
+}  // namespace a2a::agent

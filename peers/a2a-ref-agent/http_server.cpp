@@ -1,0 +1,159 @@
+#include "peers/a2a-ref-agent/http_server.hpp"
+
+#include <unistd.h>
+
+#include "peers/a2a-ref-agent/http_binding.hpp"
+#include "peers/a2a-ref-agent/http_push.hpp"
+#include "peers/a2a-ref-agent/worker_pool.hpp"
+#include "runner/jsonrpc/message.hpp"
+#include "runner/transport/http_server.hpp"
+
+namespace a2a::agent {
+namespace {
+
+// Above kMaxBody the bindings answer 413 themselves (with their own error
+// body, or not at all under http-no-body-limit); the server's cap only
+// bounds memory.
+constexpr size_t kServerMaxBody = 16u << 20;
+constexpr core::Millis kStopGrace{1000};
+constexpr core::Millis kPushGrace{2000};
+
+std::string url_host(const std::string& bind) {
+  if (bind == "0.0.0.0" || bind.empty()) return "127.0.0.1";
+  if (bind == "::") return "[::1]";
+  if (bind.find(':') != std::string::npos) return "[" + bind + "]";
+  return bind;
+}
+
+bool serves(const std::vector<HttpBinding>& v, HttpBinding b) { return std::find(v.begin(), v.end(), b) != v.end(); }
+
+// Errors the server itself detects (unreadable request, 413 above its cap,
+// 431): the body follows the binding the port serves (REST when it serves both).
+ServerReply protocol_error_reply(bool rest, int status, std::string_view why) {
+  std::string message = std::to_string(status) + " " + std::string(why);
+  if (rest) {
+    ServerReply r = rest_status_reply(status, "INVALID_ARGUMENT", message, Faults{}, false);
+    r.close = true;
+    return r;
+  }
+  ServerReply r = json_reply(status, jsonrpc::make_error(nullptr, jsonrpc::kInvalidRequest, message));
+  r.close = true;
+  return r;
+}
+
+}  // namespace
+
+Json http_interfaces(const std::string& url, const std::vector<HttpBinding>& bindings, const std::string& tenant) {
+  Json out = Json::array();
+  for (HttpBinding b : bindings) {
+    Json i = {{"url", url},
+              {"protocolBinding", b == HttpBinding::kJsonRpc ? "JSONRPC" : "HTTP+JSON"},
+              {"protocolVersion", std::string(kServedVersion)}};
+    if (!tenant.empty()) i["tenant"] = tenant;
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+HttpAgent::HttpAgent(HttpAgentOptions options) : options_(std::move(options)) {}
+
+HttpAgent::~HttpAgent() { stop(); }
+
+uint16_t HttpAgent::port() const { return port_; }
+std::string HttpAgent::url() const { return url_; }
+
+core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions options) {
+  std::unique_ptr<HttpAgent> a(new HttpAgent(std::move(options)));
+  HttpAgentOptions& o = a->options_;
+  bool rest = serves(o.interfaces, HttpBinding::kRest);
+  transport::HttpServerOptions so;
+  so.address = o.bind;
+  so.port = o.port;
+  so.threads = o.io_threads;
+  so.max_body = kServerMaxBody;
+  so.protocol_error = [rest](int status, std::string_view why) { return protocol_error_reply(rest, status, why); };
+  HttpAgent* self = a.get();
+  auto server = transport::HttpServer::start(so, [self](std::shared_ptr<HttpExchange> ex) { self->on_request(ex); });
+  if (!server) return core::fail(server.error());
+  a->server_ = std::move(*server);
+  a->port_ = a->server_->port();
+  // The card names the port, known only now: requests before `ready_` get 503
+  // (nobody knows the port yet, so none arrive in practice).
+  a->url_ = "http://" + url_host(o.bind) + ":" + std::to_string(a->port_);
+  PushOptions po;
+  po.faults = o.agent.faults;
+  po.log_fd = o.log_fd;
+  a->push_ = std::make_unique<PushDelivery>(po);
+  AgentConfig cfg = o.agent;
+  cfg.interfaces = http_interfaces(a->url_, o.interfaces, o.tenant);
+  cfg.push_sink = a->push_->sink();
+  a->core_ = std::make_unique<AgentCore>(cfg);
+  auto ctx = std::make_unique<HttpContext>();
+  ctx->core = a->core_.get();
+  ctx->faults = cfg.faults;
+  ctx->tenant = o.tenant;
+  ctx->jsonrpc = serves(o.interfaces, HttpBinding::kJsonRpc);
+  ctx->rest = rest;
+  ctx->max_stream = o.max_stream;
+  ctx->card_body = jsonrpc::dump(agent_card(cfg));
+  ctx->card_etag = card_etag(ctx->card_body);
+  a->ctx_ = std::move(ctx);
+  a->pool_ = std::make_unique<WorkerPool>(o.workers, o.max_workers, o.max_queue);
+  a->ready_ = true;
+  return a;
+}
+
+void HttpAgent::on_request(std::shared_ptr<HttpExchange> ex) {
+  if (!ready_) {
+    ex->reply(ServerReply{503, {{"Retry-After", "1"}}, "", true});
+    return;
+  }
+  if (ex->request().path() == kCardPath) {
+    handle_card(*ctx_, *ex);
+    return;
+  }
+  if (!pool_->submit([this, ex] { route(ex); })) {
+    ServerReply r = json_reply(503, Json{{"error", {{"code", 503}, {"status", "UNAVAILABLE"},
+                                                    {"message", "Server overloaded: too many requests in flight"}}}});
+    r.headers.emplace_back("Retry-After", "1");
+    ex->reply(std::move(r));
+  }
+}
+
+void HttpAgent::route(const std::shared_ptr<HttpExchange>& ex) {
+  const ServerRequest& req = ex->request();
+  try {
+    bool root = req.path() == "/";
+    if (ctx_->jsonrpc && root && req.method == "POST") {
+      handle_jsonrpc(*ctx_, ex);
+    } else if (ctx_->rest) {
+      handle_rest(*ctx_, ex);
+    } else if (root) {
+      ex->reply(ServerReply{405, {{"Allow", "POST"}, {"Content-Type", "text/plain"}},
+                            "405 JSON-RPC requests are POSTed to this URL\n", false});
+    } else {
+      ex->reply(ServerReply{404, {{"Content-Type", "text/plain"}},
+                            "404 not found: this agent serves JSON-RPC at / only\n", false});
+    }
+  } catch (const std::exception& e) {
+    // A bug of ours costs one request, not the agent.
+    if (options_.log_fd >= 0) {
+      std::string line = "a2a-ref-agent: internal error: " + std::string(e.what()) + "\n";
+      [[maybe_unused]] ssize_t n = ::write(options_.log_fd, line.data(), line.size());
+    }
+    ex->reply(ServerReply{500, {{"Content-Type", "text/plain"}}, "500 internal error\n", true});
+  }
+}
+
+void HttpAgent::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (server_) server_->stop(kStopGrace);  // open streams see closed() and end
+  server_.reset();  // no exchange callback outlives the core below
+  if (core_) core_->shutdown();            // blocked sends and stream waits return
+  if (pool_) pool_->stop();
+  core_.reset();  // no more push events
+  if (push_) push_->stop(kPushGrace);
+}
+
+}  // namespace a2a::agent

@@ -1,0 +1,78 @@
+// The reference agent on HTTP: JSON-RPC (POST /) and REST (the §4.1 paths)
+// on one port, the agent card at /.well-known/agent-card.json, push
+// notifications delivered to webhooks. I/O threads only parse and route;
+// core calls and stream pumps run on a growing worker pool, so blocking
+// sends and hundreds of open streams never stall the I/O.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "peers/a2a-ref-agent/agent_core.hpp"
+#include "runner/core/expected.hpp"
+
+namespace a2a::transport {
+class HttpServer;
+class HttpExchange;
+}  // namespace a2a::transport
+
+namespace a2a::agent {
+
+enum class HttpBinding { kJsonRpc, kRest };
+
+struct HttpAgentOptions {
+  std::string bind = "127.0.0.1";
+  uint16_t port = 0;  // 0 = the system picks
+  std::string tenant;  // "" = none; else the card's interfaces carry it and /T/... REST paths are served
+  std::vector<HttpBinding> interfaces = {HttpBinding::kJsonRpc, HttpBinding::kRest};  // card order; served set
+  AgentConfig agent;   // long_running, max_block, faults (interfaces and push_sink are set here)
+  int io_threads = 2;
+  int workers = 8;        // at start; grows while all are busy
+  int max_workers = 2048; // bounds blocking calls + open streams together
+  size_t max_queue = 4096;
+  core::Millis max_stream{600000};
+  int log_fd = 2;  // -1 = silent
+};
+
+class PushDelivery;
+class WorkerPool;
+struct HttpContext;
+
+class HttpAgent {
+ public:
+  // Listens before returning (port() is final) and serves until stop().
+  static core::Expected<std::unique_ptr<HttpAgent>> start(HttpAgentOptions options);
+  ~HttpAgent();  // stop()
+  HttpAgent(const HttpAgent&) = delete;
+  HttpAgent& operator=(const HttpAgent&) = delete;
+
+  uint16_t port() const;
+  // The interface URL: "http://127.0.0.1:PORT" (the root: JSON-RPC and REST share it).
+  std::string url() const;
+  // Closes every connection (open streams end), ends blocked calls, joins
+  // the workers, gives queued push notifications a short grace. Idempotent.
+  void stop();
+
+ private:
+  explicit HttpAgent(HttpAgentOptions options);
+  void on_request(std::shared_ptr<transport::HttpExchange> ex);
+  void route(const std::shared_ptr<transport::HttpExchange>& ex);
+
+  HttpAgentOptions options_;
+  std::unique_ptr<PushDelivery> push_;
+  std::unique_ptr<AgentCore> core_;
+  std::unique_ptr<HttpContext> ctx_;
+  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<transport::HttpServer> server_;
+  std::string url_;
+  uint16_t port_ = 0;
+  std::atomic<bool> ready_{false};
+  bool stopped_ = false;
+};
+
+// The interfaces list of the card for `url` in the given order (+ tenant).
+Json http_interfaces(const std::string& url, const std::vector<HttpBinding>& bindings, const std::string& tenant);
+
+}  // namespace a2a::agent
