@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "peers/a2a-ref-client/http_session.hpp"
 #include "peers/a2a-ref-client/script.hpp"
 #include "peers/a2a-ref-client/session.hpp"
 #include "runner/core/escape.hpp"
@@ -59,7 +60,7 @@ struct OpOutcome {
   Json saved = nullptr;  // result, or the array of stream events
 };
 
-OpOutcome run_stream(StdioSession& s, const OpRequest& req, core::Millis timeout, Printer& p, int line) {
+OpOutcome run_stream(Session& s, const OpRequest& req, core::Millis timeout, Printer& p, int line) {
   OpOutcome outcome{kExitOk, Json::array()};
   auto on_event = [&](const StreamItem& item) {
     if (item.type == StreamItem::Type::kEvent) {
@@ -82,7 +83,7 @@ OpOutcome run_stream(StdioSession& s, const OpRequest& req, core::Millis timeout
   return outcome;
 }
 
-OpOutcome run_op(StdioSession& s, const OpRequest& req, core::Millis timeout, Printer& p, int line) {
+OpOutcome run_op(Session& s, const OpRequest& req, core::Millis timeout, Printer& p, int line) {
   if (model::is_streaming(req.op)) return run_stream(s, req, timeout, p, line);
   CallResult r = s.call(req.op, req.params, core::Deadline::after(timeout));
   if (r.ok()) {
@@ -95,7 +96,7 @@ OpOutcome run_op(StdioSession& s, const OpRequest& req, core::Millis timeout, Pr
 }
 
 // Runs one script step; returns its exit contribution.
-int run_step(StdioSession& s, const ScriptStep& step, const CliConfig& c, Printer& p, SavedValues& saved) {
+int run_step(Session& s, const ScriptStep& step, const CliConfig& c, Printer& p, SavedValues& saved) {
   if (!step.op) {
     std::this_thread::sleep_for(core::Millis(step.sleep_ms));
     return kExitOk;
@@ -113,7 +114,7 @@ int run_step(StdioSession& s, const ScriptStep& step, const CliConfig& c, Printe
 
 // Lines are read and run one at a time, so "script -" can be driven
 // interactively (write a line, read its output, decide the next).
-int run_script(StdioSession& s, std::istream& in, const CliConfig& c, Printer& p) {
+int run_script(Session& s, std::istream& in, const CliConfig& c, Printer& p) {
   SavedValues saved;
   int code = kExitOk;
   std::string text;
@@ -150,6 +151,50 @@ void print_transcript(const transport::Transcript& t, Printer& p) {
   }
 }
 
+// The operations (or the script) of one session, whatever its binding.
+int run_session(Session& s, std::istream& script, const CliConfig& c, Printer& p) {
+  if (!c.script_path.empty()) return run_script(s, script, c, p);
+  int code = kExitOk;
+  for (const OpRequest& req : c.ops) {
+    code = std::max(code, run_op(s, req, c.timeout, p, 0).code);
+    if (s.dead()) break;
+  }
+  return code;
+}
+
+int run_http(const CliConfig& c, std::istream& script, Printer& p) {
+  auto base = transport::Url::parse(c.url);
+  if (!base) {
+    p.error("--url '" + c.url + "': " + base.error().message);
+    return kExitUsage;
+  }
+  std::optional<HttpBinding> forced;
+  if (!c.binding.empty() && !(forced = binding_from_cli(c.binding))) {
+    p.error("--binding '" + c.binding + "': expected jsonrpc or rest");
+    return kExitUsage;
+  }
+  transport::Transcript transcript;
+  HttpSessionOptions o;
+  o.insecure_tls = c.insecure;
+  o.uuid_ids = c.uuid_ids;
+  if (c.verbose) o.transcript = &transcript;
+  o.on_diagnostic = [&p](const std::string& d) { p.error("warning: " + d); };
+  // The card fetch is bounded like one operation.
+  auto session = HttpSession::discover(*base, forced, core::Deadline::after(c.timeout), o);
+  if (!session) {
+    p.error("cannot use the agent at " + c.url + ": " + session.error().message);
+    if (c.verbose) print_transcript(transcript, p);
+    return kExitTransport;
+  }
+  HttpSession& s = **session;
+  if (c.verbose) {
+    p.error("note: using " + s.description() + " (binding " + std::string(to_string(s.chosen().binding)) + ")");
+  }
+  int code = run_session(s, script, c, p);
+  if (c.verbose) print_transcript(transcript, p);
+  return code;
+}
+
 int finish(StdioSession& s, int code, const CliConfig& c, Printer& p) {
   transport::ExitStatus st = s.close();
   if (!st.exited || st.code != 0) {
@@ -165,9 +210,12 @@ int finish(StdioSession& s, int code, const CliConfig& c, Printer& p) {
 
 int run_cli(const CliConfig& c, std::istream& script_in, std::ostream& out, std::ostream& err) {
   Printer p(out, err);
-  auto argv = transport::StdioProcess::split_command(c.agent);
-  if (!argv || argv->empty()) {
-    p.error("--agent '" + c.agent + "': " + (argv ? "empty command" : argv.error().message));
+  if (c.agent.empty() == c.url.empty()) {
+    p.error("give exactly one of --agent CMD (stdio) or --url URL (HTTP)");
+    return kExitUsage;
+  }
+  if (c.url.empty() && (!c.binding.empty() || c.insecure)) {
+    p.error("--binding and --insecure need --url");
     return kExitUsage;
   }
   std::ifstream file;
@@ -178,6 +226,13 @@ int run_cli(const CliConfig& c, std::istream& script_in, std::ostream& out, std:
       return kExitUsage;
     }
   }
+  std::istream& script = c.script_path == "-" ? script_in : file;
+  if (!c.url.empty()) return run_http(c, script, p);
+  auto argv = transport::StdioProcess::split_command(c.agent);
+  if (!argv || argv->empty()) {
+    p.error("--agent '" + c.agent + "': " + (argv ? "empty command" : argv.error().message));
+    return kExitUsage;
+  }
   auto session = StdioSession::connect(*argv, session_options(c, p));
   if (!session) {
     p.error("cannot start a session with '" + c.agent + "': " + session.error().str());
@@ -185,16 +240,7 @@ int run_cli(const CliConfig& c, std::istream& script_in, std::ostream& out, std:
   }
   StdioSession& s = **session;
   if (c.verbose) p.error("note: session " + s.session_id() + " ready (pid " + std::to_string(s.process().pid()) + ")");
-  int code = kExitOk;
-  if (!c.script_path.empty()) {
-    code = run_script(s, c.script_path == "-" ? script_in : file, c, p);
-  } else {
-    for (const OpRequest& req : c.ops) {
-      code = std::max(code, run_op(s, req, c.timeout, p, 0).code);
-      if (s.dead()) break;
-    }
-  }
-  return finish(s, code, c, p);
+  return finish(s, run_session(s, script, c, p), c, p);
 }
 
 }  // namespace a2a::client

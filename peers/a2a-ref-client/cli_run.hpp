@@ -19,7 +19,7 @@ using Json = nlohmann::json;
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitOpFailed = 1;    // an operation failed: agent error, stream error, timeout
-inline constexpr int kExitTransport = 2;   // spawn, handshake, EOF, framing, broken pipe
+inline constexpr int kExitTransport = 2;   // spawn, handshake, EOF, framing, broken pipe, card fetch
 inline constexpr int kExitUsage = 64;      // bad flags, bad script (EX_USAGE)
 
 struct OpRequest {
@@ -29,7 +29,11 @@ struct OpRequest {
 };
 
 struct CliConfig {
+  // Exactly one of agent (stdio) and url (HTTP bindings) is set.
   std::string agent;  // command line, split like a shell without expansion
+  std::string url;    // the agent's base URL: the card is fetched from {url}/.well-known/agent-card.json
+  std::string binding;  // with url: "" = the card's order, "jsonrpc" or "rest" forces one
+  bool insecure = false;  // with an https url: skip certificate verification
   core::Millis timeout{30000};
   core::Millis handshake_timeout{10000};
   core::Millis close_grace{5000};

@@ -1,5 +1,6 @@
 // a2a-ref-client: flags -> CliConfig -> run_cli -> exit code. Only this file
 // knows CLI11; everything it calls lives in a2a_client_core and is tested there.
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -17,26 +18,41 @@ using a2a::client::Json;
 using a2a::client::kExitUsage;
 using Built = a2a::core::Expected<Json>;
 
-constexpr const char* kDescription = R"(a2a-ref-client: the reference A2A client over the stdio binding (P46 profile).
+constexpr const char* kDescription = R"(a2a-ref-client: the reference A2A 1.0 client, over stdio (P46) or HTTP.
 
-It starts the agent command given with --agent as a child process, checks its
-handshake (sessionId echo of A2A_SESSION_ID, "a2a/v1" offered), acks it, runs
-one operation (or a script of many) and prints one JSON line per result on
-stdout:
-  {"op":"send","result":{...}}        unary result
+Give exactly one of:
+  --agent CMD  stdio binding: starts CMD as a child process, checks its
+               handshake (sessionId echo of A2A_SESSION_ID, "a2a/v1" offered),
+               acks it; at the end closes its stdin and reaps it (5 s, then
+               SIGTERM, 2 s, SIGKILL).
+  --url URL    HTTP bindings: fetches the Agent Card from
+               URL/.well-known/agent-card.json and walks its supportedInterfaces
+               in order, taking the first JSONRPC or HTTP+JSON (REST) interface
+               whose protocolVersion is 1.0 (patch ignored); --binding jsonrpc|rest
+               takes the first of that binding instead. Requests go to exactly
+               that interface's url, carry its tenant (JSON-RPC params.tenant,
+               REST "/{tenant}" path prefix) and the header A2A-Version: 1.0.
+               A 0.3-only card is refused. -v names the chosen interface.
+Then it runs one operation (or a script of many) and prints one JSON line per
+result on stdout, the same on every binding:
+  {"op":"send","result":{...}}        unary result (REST: empty 2xx body = null)
   {"op":"stream","event":{...}}       one per stream event, in order
-  {"op":"stream","streamError":{...}} an event/streamError (the stream goes on)
-  {"op":"stream","end":true}          the stream's final response arrived
+  {"op":"stream","streamError":{...}} an error event inside the stream (it goes on)
+  {"op":"stream","end":true}          the stream ended normally
   {"op":"get","error":{"kind":"agent","code":-32001,"message":...}}
-Then it closes the agent's stdin and reaps it (5 s, then SIGTERM, 2 s, SIGKILL).
+REST errors keep "httpStatus" and "status" and get the JSON-RPC "code" of their
+ErrorInfo reason (TASK_NOT_FOUND -> -32001).
 
 Exit codes: 0 every operation succeeded; 1 an operation failed (agent error,
-stream error event, timeout); 2 transport or handshake failure (spawn, EOF,
-framing, broken pipe); 64 usage error.)";
+HTTP error status, stream error event, timeout); 2 transport failure (spawn,
+handshake, EOF, framing, broken pipe, connection failure, agent card not
+fetchable or without a usable 1.0 interface); 64 usage error.)";
 
 constexpr const char* kFooter = R"(
 Examples:
   a2a-ref-client --agent ./a2a-ref-agent send --text "tck-complete-task hi"
+  a2a-ref-client --url http://127.0.0.1:8080 send --text "tck-complete-task hi"
+  a2a-ref-client --url http://127.0.0.1:8080 --binding rest -v get --id T
   a2a-ref-client --agent "./a2a-ref-agent --flag" stream --text tck-stream-basic
   a2a-ref-client --agent ./a2a-ref-agent get --id T --history-length 2
   a2a-ref-client --agent ./a2a-ref-agent list --status working --page-size 10
@@ -151,17 +167,20 @@ Sub add_push(CLI::App& app, const char* name, const char* help, SubArgs& a, bool
 
 void add_global_options(CLI::App& app, CliConfig& c, long long& timeout_ms, long long& handshake_ms,
                         std::vector<std::string>& env, std::string& profile) {
-  app.add_option("--agent", c.agent, "Agent command line, e.g. \"./a2a-ref-agent --flag x\" (split like a shell, no expansion)")
-      ->required()->envname("A2A_AGENT");
-  app.add_option("--timeout-ms", timeout_ms, "Deadline of each operation, a whole stream included")
+  app.add_option("--agent", c.agent, "stdio: agent command line, e.g. \"./a2a-ref-agent --flag x\" (split like a shell, no expansion; default $A2A_AGENT)");
+  app.add_option("--url", c.url, "HTTP: the agent's base URL; its card is fetched from URL/.well-known/agent-card.json");
+  app.add_option("--binding", c.binding, "With --url: use the card's first interface of this binding instead of its first usable one")
+      ->check(CLI::IsMember({"jsonrpc", "rest"}));
+  app.add_flag("--insecure", c.insecure, "With an https --url: do not verify the server certificate");
+  app.add_option("--timeout-ms", timeout_ms, "Deadline of each operation, a whole stream included (and of the card fetch)")
       ->default_val(30000)->check(CLI::Range(1LL, 3600LL * 1000));
-  app.add_option("--handshake-timeout-ms", handshake_ms, "Deadline for the agent's handshake after spawn (H10)")
+  app.add_option("--handshake-timeout-ms", handshake_ms, "stdio: deadline for the agent's handshake after spawn (H10)")
       ->default_val(10000)->check(CLI::Range(1LL, 3600LL * 1000));
-  app.add_option("--session-id", c.session_id, "A2A_SESSION_ID for the agent (default: a fresh UUIDv7); the handshake must echo it");
-  app.add_option("--profile", profile, "Wire profile")->default_val("p46")->check(CLI::IsMember({"p46"}));
+  app.add_option("--session-id", c.session_id, "stdio: A2A_SESSION_ID for the agent (default: a fresh UUIDv7); the handshake must echo it");
+  app.add_option("--profile", profile, "stdio wire profile")->default_val("p46")->check(CLI::IsMember({"p46"}));
   app.add_flag("--uuid-ids", c.uuid_ids, "Use UUIDv7 strings as JSON-RPC ids (default: integers 1, 2, ...)");
-  app.add_flag("--inherit-env", c.inherit_env, "Give the agent our whole environment (default: PATH, HOME, locale and a few more; L12)");
-  app.add_option("--env", env, "NAME=VALUE added to the agent's environment (repeatable)");
+  app.add_flag("--inherit-env", c.inherit_env, "stdio: give the agent our whole environment (default: PATH, HOME, locale and a few more; L12)");
+  app.add_option("--env", env, "stdio: NAME=VALUE added to the agent's environment (repeatable)");
   app.add_flag("-v,--verbose", c.verbose, "Notes and the full wire transcript on stderr");
 }
 
@@ -230,6 +249,14 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "a2a-ref-client: " << e.what() << "\nRun 'a2a-ref-client --help' for usage.\n";
+    return kExitUsage;
+  }
+  // $A2A_AGENT only when no --url, so an exported agent never clashes with --url.
+  if (c.agent.empty() && c.url.empty()) {
+    if (const char* agent = std::getenv("A2A_AGENT")) c.agent = agent;
+  }
+  if (c.agent.empty() == c.url.empty()) {
+    std::cerr << "a2a-ref-client: give exactly one of --agent CMD or --url URL\nRun 'a2a-ref-client --help' for usage.\n";
     return kExitUsage;
   }
   c.timeout = a2a::core::Millis(timeout_ms);

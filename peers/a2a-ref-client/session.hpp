@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "peers/a2a-ref-client/client_error.hpp"
+#include "peers/a2a-ref-client/client_session.hpp"
 #include "peers/a2a-ref-client/handshake.hpp"
 #include "peers/a2a-ref-client/router.hpp"
 #include "runner/a2a/methods.hpp"
@@ -51,8 +52,6 @@ struct SessionOptions {
 // Variables copied from our environment into the agent's minimal one.
 extern const std::vector<std::string> kMinimalEnv;
 
-using StreamCallback = std::function<void(const StreamItem&)>;
-
 // A request written but not yet answered (pipelining from one thread).
 struct PendingCall {
   Json id;
@@ -61,19 +60,19 @@ struct PendingCall {
   std::optional<CallResult> failed;  // set when the write already failed
 };
 
-class StdioSession {
+class StdioSession : public Session {
  public:
   // kSpawn when the program cannot start; kEof, kTimeout, kProtocol, kIo for
   // handshake failures (the message says exactly what was seen).
   static core::Expected<std::unique_ptr<StdioSession>> connect(const std::vector<std::string>& argv,
                                                                SessionOptions options = {});
 
-  ~StdioSession();  // close() with the configured grace if still open
+  ~StdioSession() override;  // close() with the configured grace if still open
   StdioSession(const StdioSession&) = delete;
   StdioSession& operator=(const StdioSession&) = delete;
 
   // A unary operation. kUsage for a streaming operation.
-  CallResult call(model::Operation op, const Json& params, core::Deadline deadline);
+  CallResult call(model::Operation op, const Json& params, core::Deadline deadline) override;
   // Any method name (for tests and raw use); the answer of a request with a fresh id.
   CallResult call_method(const std::string& method, const Json& params, core::Deadline deadline);
   // call() in two halves: write now, wait later, so one thread can keep many
@@ -85,7 +84,7 @@ class StdioSession {
   // thread. Success = the final response arrived (result null, or non-null and
   // yielded). Failure = an error response with our id, EOF (C11), timeout.
   CallResult stream(model::Operation op, const Json& params, const StreamCallback& on_event,
-                    core::Deadline deadline);
+                    core::Deadline deadline) override;
 
   // Close stdin, wait close_grace for the exit, then TERM/KILL the group; reaps.
   // Pending calls fail with kClosed. Idempotent: later calls return the same status.
@@ -93,7 +92,7 @@ class StdioSession {
 
   const HandshakeInfo& handshake() const { return handshake_; }
   const std::string& session_id() const { return handshake_.session_id; }
-  std::optional<ClientError> dead() const { return router_.dead(); }
+  std::optional<ClientError> dead() const override { return router_.dead(); }
   transport::StdioProcess& process() { return *proc_; }
 
  private:
