@@ -93,7 +93,8 @@ void ConsoleReporter::on_scenario_done(const ScenarioResult& s, int index) {
   // Padding stays outside the colour codes so the columns line up either way.
   out_ << "[" << std::string(total.size() - std::min(total.size(), number.size()), ' ') << number
        << "/" << total << "] " << paint(s.outcome, name)
-       << std::string(kOutcomeWidth + 1 - name.size(), ' ') << one_line(s.id, 120) << "  "
+       << std::string(kOutcomeWidth + 1 - name.size(), ' ') << one_line(s.id, 120)
+       << (s.binding.empty() || s.binding == "stdio" ? "" : " [" + one_line(s.binding, 40) + "]") << "  "
        << one_line(s.name, 200) << "  (" << s.duration_ms << " ms)\n";
   out_.flush();
 }

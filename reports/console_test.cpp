@@ -139,3 +139,19 @@ TEST(Console, LinesStayWholeWhenScenariosFinishOnManyThreads) {
   }
   EXPECT_EQ(numbers.size(), 800u);
 }
+
+TEST(Console, ProgressLineNamesTheBindingWhenNotStdio) {
+  std::ostringstream out;
+  ConsoleReporter rep(out, {.color = ColorMode::kNever});
+  RunResult r = fixtures::sample_run();
+  ScenarioResult s = r.scenarios[1];
+  s.duration_ms = 3;
+  s.binding = "rest";
+  rep.on_scenario_done(s, 1);
+  s.binding = "stdio";
+  rep.on_scenario_done(s, 2);
+  auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[0].find("STDIO-FRAME-004 [rest]  lower-case"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].find("[rest]"), std::string::npos) << lines[1];
+}

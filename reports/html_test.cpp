@@ -158,3 +158,19 @@ TEST(Html, UsesTheGivenNonceOrARandomOne) {
   EXPECT_NE(a.find("script-src 'nonce-abc123'"), std::string::npos);
   EXPECT_NE(html_of(RunResult{}), html_of(RunResult{}));
 }
+
+TEST(Html, TheSameTestOnTwoBindingsGetsTwoEntriesAndBindingSummaryRows) {
+  RunResult r = fixtures::sample_run();
+  ScenarioResult a = r.scenarios[0];
+  a.binding = "jsonrpc";
+  a.profile.clear();
+  ScenarioResult b = a;
+  b.binding = "rest";
+  r.scenarios = {a, b};
+  r.bindings = {"jsonrpc", "rest"};
+  std::string html = html_of(r);
+  EXPECT_EQ(count(html, "id=\"s-0\""), 1u);
+  EXPECT_EQ(count(html, "id=\"s-1\""), 1u);
+  EXPECT_GE(count(html, ">jsonrpc<"), 1u) << "a summary row per binding";
+  EXPECT_GE(count(html, ">rest<"), 1u);
+}

@@ -105,7 +105,10 @@ std::string transcript_text(const ScenarioResult& s, const JunitOptions& o) {
 
 void write_testcase(std::ostream& out, const ScenarioResult& s, const JunitOptions& o) {
   out << "    <testcase classname=\"" << attr(s.suite_id) << "\" name=\""
-      << attr(one_line(s.id + " " + s.name, 400)) << "\" time=\"" << seconds(s.duration_ms) << "\"";
+      << attr(one_line(s.id + " " + s.name, 400))
+      // The same test on two bindings: two testcases CI tools can tell apart.
+      << (s.binding.empty() || s.binding == "stdio" ? "" : attr(" [" + one_line(s.binding, 40) + "]"))
+      << "\" time=\"" << seconds(s.duration_ms) << "\"";
   std::string kind = s.outcome == Outcome::kError ? "error"
                      : result::fails_run(s.outcome) ? "failure"
                      : s.outcome == Outcome::kSkip  ? "skipped"

@@ -125,3 +125,18 @@ TEST(Junit, CapsTheTranscriptPerTestcase) {
   EXPECT_LT(out.str().size(), 40000u);
   EXPECT_NE(out.str().find("transcript cut at 1000 bytes"), std::string::npos);
 }
+
+TEST(Junit, TheSameTestOnTwoBindingsGivesTwoDistinctTestcases) {
+  RunResult r = a2a::result::fixtures::sample_run();
+  ScenarioResult a = r.scenarios[0];
+  a.binding = "jsonrpc";
+  ScenarioResult b = a;
+  b.binding = "rest";
+  r.scenarios = {a, b};
+  std::ostringstream out;
+  write_junit(out, r);
+  std::string xml = out.str();
+  EXPECT_EQ(xml_problem(xml), "");
+  EXPECT_NE(xml.find(a.id + " " + a.name + " [jsonrpc]\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find(a.id + " " + a.name + " [rest]\""), std::string::npos) << xml;
+}

@@ -1,4 +1,5 @@
 #include "runner/cli/cli.hpp"
+#include "runner/cli/assertion_check.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "reports/html.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
+#include "runner/engine/discovery.hpp"
 #include "runner/engine/run.hpp"
 #include "runner/engine/scenario_runner.hpp"
 #include "runner/match/assert.hpp"
@@ -35,6 +37,10 @@ constexpr int kExitUsage = 2;
 struct Options {
   std::vector<std::string> paths;
   std::string agent;
+  std::string url;
+  std::vector<std::string> bindings;
+  bool insecure = false;
+  std::vector<std::string> headers;
   std::string profile = "p46";
   std::vector<std::string> ids, tags, levels, sections;
   int jobs = 1;
@@ -83,46 +89,6 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths) {
     }
   }
   return out;
-}
-
-// Assertions are checked before any agent starts, so a malformed one is a
-// file:line error of `check`, not an ERROR in the middle of a run.
-void check_step_assertions(const scenario::Step& st, std::string& problems) {
-  auto check = [&](const Json& a, const std::string& what) {
-    std::string why = match::check_assertion(a);
-    if (!why.empty())
-      problems += (problems.empty() ? "" : "\n") + st.where.str() + ": error[schema]: malformed " +
-                  what + " in step '" + st.id + "': " + why;
-  };
-  if (st.expect && st.expect->contains("body")) check((*st.expect)["body"], "expect.body");
-  if (!st.wire) return;
-  const Json& spec = st.wire->spec;
-  switch (st.wire->type) {
-    case scenario::WireActionType::kExpectHandshake: check(spec, "x-expect-handshake"); break;
-    case scenario::WireActionType::kExpectResponse:
-      for (const char* k : {"result", "error"})
-        if (spec.contains(k)) check(spec[k], std::string("x-expect-response.") + k);
-      break;
-    case scenario::WireActionType::kExpectFrame:
-      if (spec.contains("body")) check(spec["body"], "x-expect-frame.body");
-      break;
-    case scenario::WireActionType::kExpectNotification:
-      if (spec.contains("params")) check(spec["params"], "x-expect-notification.params");
-      break;
-    default: break;
-  }
-}
-
-std::string check_assertions(const std::vector<scenario::Document>& docs) {
-  std::string problems;
-  for (const auto& d : docs)
-    for (const auto& su : d.suites)
-      for (const auto& t : su.tests) {
-        scenario::for_each_step(t.steps, [&](const scenario::Step& st) { check_step_assertions(st, problems); });
-        for (const auto& g : t.steps)
-          for (const auto& alt : g.grades) check_step_assertions(alt.action, problems);
-      }
-  return problems;
 }
 
 // Loads every file (and its includes) once; all problems at once.
@@ -236,21 +202,58 @@ core::Expected<void> write_reports(const Options& o, const result::RunResult& ru
   return {};
 }
 
-int cmd_run(const Options& o, const std::string& command_line) {
-  if (o.check_only) return cmd_check(o);
-  if (o.agent.empty()) {
-    std::cerr << "a2a-conform run: --agent \"CMD ARGS\" is required (the agent executable to certify)\n";
-    return kExitUsage;
-  }
-  engine::RunConfig cfg;
-  cfg.command_line = command_line;
+// --agent: the command, split.
+bool set_stdio_target(const Options& o, engine::RunConfig& cfg) {
   cfg.agent_command = o.agent;
   auto argv = transport::StdioProcess::split_command(o.agent);
   if (!argv || argv->empty()) {
     std::cerr << "a2a-conform run: --agent: " << (argv ? "empty command" : argv.error().message) << "\n";
-    return kExitUsage;
+    return false;
   }
   cfg.agent_argv = *argv;
+  return true;
+}
+
+// --url: discovery (the card, its interfaces), or the forced --binding values.
+bool set_url_target(const Options& o, engine::RunConfig& cfg) {
+  cfg.target_url = o.url;
+  cfg.insecure_tls = o.insecure;
+  for (const auto& h : o.headers) {
+    auto colon = h.find(':');
+    std::string name = h.substr(0, colon), value = colon == std::string::npos ? "" : h.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    cfg.http_headers.emplace_back(name, value);
+  }
+  cfg.forced_bindings = o.bindings;
+  auto deadline = core::Deadline::after(core::Millis(static_cast<long long>(10000 * o.timeout_scale)));
+  auto d = engine::discover(o.url, o.bindings, o.insecure, deadline);
+  if (!d) {
+    std::cerr << "a2a-conform run: --url " << o.url << ": " << d.error().message << "\n";
+    return false;
+  }
+  for (const auto& n : d->notes) std::cout << "note: " << n << "\n";
+  cfg.bindings = d->targets;
+  cfg.agent_card = d->card;
+  for (const auto& b : cfg.bindings)
+    std::cout << "binding " << b.binding << ": " << b.url
+              << (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")") << "\n";
+  return true;
+}
+
+int cmd_run(const Options& o, const std::string& command_line) {
+  if (o.check_only) return cmd_check(o);
+  if (o.agent.empty() == o.url.empty()) {
+    std::cerr << "a2a-conform run: give exactly one target: --agent \"CMD ARGS\" (an executable, stdio "
+                 "binding) or --url URL (an HTTP agent: its card is read from URL/.well-known/agent-card.json)\n";
+    return kExitUsage;
+  }
+  if (!o.bindings.empty() && o.url.empty()) {
+    std::cerr << "a2a-conform run: --binding only applies to --url targets\n";
+    return kExitUsage;
+  }
+  engine::RunConfig cfg;
+  cfg.command_line = command_line;
+  if (!o.agent.empty() && !set_stdio_target(o, cfg)) return kExitUsage;
   auto ppath = scenario::find_profile(o.profile, {suites_root() / "profiles"});
   if (!ppath) {
     std::cerr << ppath.error().str() << "\n";
@@ -282,19 +285,20 @@ int cmd_run(const Options& o, const std::string& command_line) {
     return kExitUsage;
   }
   auto tests = scenario::select_tests(*docs, selection_of(o));
-  bool needs_card = false;
-  for (const auto* t : tests) needs_card = needs_card || t->preconditions.contains("capabilities");
-  if (needs_card) cfg.agent_card = engine::probe_agent_card(cfg);
   if (tests.empty()) {
     std::cerr << "a2a-conform run: no scenario matches the selection\n";
     return kExitUsage;
   }
+  if (!o.url.empty() && !set_url_target(o, cfg)) return kExitUsage;
+  bool needs_card = false;
+  for (const auto* t : tests) needs_card = needs_card || t->preconditions.contains("capabilities");
+  if (needs_card && o.url.empty()) cfg.agent_card = engine::probe_agent_card(cfg);
   reports::ConsoleOptions co;
   co.progress = !o.quiet;
   co.color = o.color == "always" ? reports::ColorMode::kAlways
              : o.color == "never" ? reports::ColorMode::kNever : reports::ColorMode::kAuto;
   reports::ConsoleReporter console(std::cout, co);
-  console.on_start(static_cast<int>(tests.size()));
+  console.on_start(static_cast<int>(engine::planned_results(tests, cfg)));
   auto run = engine::run_all(tests, cfg, [&](const result::ScenarioResult& r, size_t done, size_t) {
     console.on_scenario_done(r, static_cast<int>(done));
   });
@@ -316,14 +320,27 @@ int main_with_args(int argc, char** argv) {
       "a2a-conform: certifies an A2A agent against conformance scenarios.\n\n"
       "  a2a-conform run --agent \"./my-agent --stdio\"          run every suite (stdio, profile p46)\n"
       "  a2a-conform run --agent ./a2a-ref-agent --id 'STDIO-FRAME-*' -j2 --report-dir out\n"
+      "  a2a-conform run --url http://127.0.0.1:8080              an HTTP agent, every interface its card declares\n"
       "  a2a-conform check suites/                              validate scenario files only\n"
       "  a2a-conform list --level must                          list the selected scenarios\n\n"
       "Exit codes: 0 conformant, 1 conformance failures (FAIL, TIMEOUT, XPASS), 2 usage or harness error.\n"
       "Scenario format: docs/scenario-format.md. Reports: docs/reports.md."};
   app.require_subcommand(1);
   Options o;
-  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio binding)");
-  run->add_option("--agent", o.agent, "Agent command line, e.g. \"./agent --stdio\" (spawned once per scenario)")->required();
+  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio) or an HTTP agent (--url)");
+  run->add_option("--agent", o.agent, "Agent command line, e.g. \"./agent --stdio\" (spawned once per scenario)");
+  run->add_option("--url", o.url, "HTTP agent base URL: its card (URL/.well-known/agent-card.json) names the interfaces to test");
+  run->add_option("--binding", o.bindings, "With --url: test only this binding, jsonrpc or rest (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface)")
+      ->check(CLI::IsMember({"jsonrpc", "rest"}))
+      ->allow_extra_args(false);
+  run->add_flag("--insecure", o.insecure, "With an https --url: do not verify TLS certificates");
+  run->add_option("--header", o.headers,
+                  "With --url: 'Name: value' sent with every abstract operation, e.g. credentials: "
+                  "--header 'Authorization: Bearer TOKEN' (repeatable; raw steps send only their own headers)")
+      ->check([](const std::string& h) {
+        auto c = h.find(':');
+        return c == std::string::npos || c == 0 ? std::string("expected 'Name: value'") : std::string();
+      });
   run->add_option("--profile", o.profile, "Stdio wire profile: a name in suites/profiles or a YAML file")->capture_default_str();
   add_selection_flags(run, o);
   run->add_option("-j,--jobs", o.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64))->capture_default_str();

@@ -18,11 +18,31 @@ namespace a2a::engine {
 struct KnownFailure {
   std::string id;      // test id or glob
   std::string reason;
+  std::string binding;  // only results on this binding; "" = every binding
+};
+
+// One binding a run certifies: stdio (the --agent process) or an HTTP
+// interface of a --url agent, as its card declares it (or --binding forces).
+struct BindingTarget {
+  std::string binding;           // "stdio" | "jsonrpc" | "rest"
+  std::string url;               // the interface URL (HTTP bindings)
+  std::string tenant;            // AgentInterface.tenant, "" when none
+  std::string protocol_version;  // AgentInterface.protocolVersion
+  bool is_http() const { return binding == "jsonrpc" || binding == "rest"; }
 };
 
 struct RunConfig {
+  // The target: exactly one of agent_command (stdio) and target_url.
   std::string agent_command;               // as given to --agent
   std::vector<std::string> agent_argv;     // split
+  std::string target_url;                  // as given to --url (the card's base)
+  std::vector<BindingTarget> bindings;     // empty = stdio only
+  std::vector<std::string> forced_bindings;  // --binding values (for replay commands)
+  bool insecure_tls = false;
+  // --header "Name: value": sent with every abstract operation over HTTP (the
+  // credentials an agent wants, e.g. for GetExtendedAgentCard; spec §13.3).
+  // Raw steps send only the headers they write.
+  std::vector<std::pair<std::string, std::string>> http_headers;               // --insecure: no certificate checks (https)
   scenario::Profile profile;
   std::vector<std::string> suite_paths;    // as given (for replay commands)
   int jobs = 1;
@@ -31,7 +51,7 @@ struct RunConfig {
   bool reuse = false;
   bool assume_behaviors = true;            // the agent implements the ACTS tck-* prefixes
   std::vector<KnownFailure> known_failures;
-  std::optional<nlohmann::json> agent_card;  // for ACTS preconditions (probed or given)
+  std::optional<nlohmann::json> agent_card;  // for ACTS preconditions (probed, or the discovered card)
   std::string tool_version = "0.1.0";
   std::string command_line;
 };

@@ -1,5 +1,6 @@
 #include "runner/engine/run.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include "runner/a2a/model.hpp"
 #include "runner/core/deadline.hpp"
 #include "runner/engine/scenario_runner.hpp"
+#include "runner/engine/webhooks.hpp"
 #include "runner/scenario/selection.hpp"
 
 namespace a2a::engine {
@@ -19,6 +21,7 @@ using result::Outcome;
 void apply_known_failures(result::ScenarioResult& r, const std::vector<KnownFailure>& known) {
   for (const auto& k : known) {
     if (!scenario::glob_match(k.id, r.id)) continue;
+    if (!k.binding.empty() && k.binding != r.binding) continue;
     if (r.outcome == Outcome::kFail || r.outcome == Outcome::kTimeout) {
       r.outcome = Outcome::kXFail;
       r.reason = "known failure (" + k.reason + "): " + r.reason;
@@ -50,14 +53,58 @@ core::Expected<std::vector<KnownFailure>> load_known_failures(const std::string&
                         {path, n.Mark().line + 1, n.Mark().column + 1});
     for (const auto& kv : n) {
       auto key = kv.first.as<std::string>();
-      if (key != "id" && key != "reason")
-        return core::fail(core::ErrorKind::kSchema, "unknown key '" + key + "' (known: id, reason)",
+      if (key != "id" && key != "reason" && key != "binding")
+        return core::fail(core::ErrorKind::kSchema, "unknown key '" + key + "' (known: id, reason, binding)",
                           {path, kv.first.Mark().line + 1, kv.first.Mark().column + 1});
     }
-    out.push_back({n["id"].as<std::string>(), n["reason"] ? n["reason"].as<std::string>() : ""});
+    out.push_back({n["id"].as<std::string>(), n["reason"] ? n["reason"].as<std::string>() : "",
+                   n["binding"] ? n["binding"].as<std::string>() : ""});
   }
   return out;
 }
+
+namespace {
+
+struct Item {
+  const scenario::Test* test;
+  const BindingTarget* target;  // nullptr: stdio
+  std::string skip;             // set when the test applies to no binding of the run
+};
+
+// Each test once per binding it applies to, binding by binding, in test
+// order; a test that applies to none is listed once (in the first binding's
+// pass), as skipped, so it still shows up.
+std::vector<Item> expand(const std::vector<const scenario::Test*>& tests, const std::vector<BindingTarget>& bindings) {
+  std::vector<Item> items;
+  for (const auto& b : bindings)
+    for (const auto* t : tests) {
+      if (binding_mismatch(*t, b.binding).empty()) {
+        items.push_back({t, &b, ""});
+        continue;
+      }
+      if (&b != &bindings.front()) continue;
+      std::string why;
+      bool applies_elsewhere = false;
+      for (const auto& o : bindings) {
+        std::string m = binding_mismatch(*t, o.binding);
+        applies_elsewhere = applies_elsewhere || m.empty();
+        if (why.find(m) == std::string::npos) why += (why.empty() ? "" : "; ") + m;
+      }
+      if (!applies_elsewhere) items.push_back({t, &b, why});
+    }
+  return items;
+}
+
+std::unique_ptr<WebhookReceiver> start_receiver(const std::vector<Item>& items) {
+  bool needed = std::any_of(items.begin(), items.end(),
+                            [](const Item& it) { return it.skip.empty() && needs_webhooks(*it.test); });
+  if (!needed) return nullptr;
+  auto r = WebhookReceiver::start();
+  // Without one, the tests that need it fail on their own ("no webhook receiver").
+  return r ? std::move(*r) : nullptr;
+}
+
+}  // namespace
 
 result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const RunConfig& config,
                           const ProgressFn& progress) {
@@ -65,11 +112,15 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   result::RunResult run;
   run.tool_version = config.tool_version;
   run.started_at = model::now_timestamp();
-  run.target = config.agent_command;
+  run.target = config.target_url.empty() ? config.agent_command : config.target_url;
   run.command_line = config.command_line;
-  run.profiles = {config.profile.name};
-  run.bindings = {"stdio"};
-  run.scenarios.resize(tests.size());
+  if (config.target_url.empty()) run.profiles = {config.profile.name};
+  const std::vector<BindingTarget> stdio_only = {BindingTarget{"stdio", "", "", ""}};
+  const auto& bindings = config.bindings.empty() ? stdio_only : config.bindings;
+  for (const auto& b : bindings) run.bindings.push_back(b.binding);
+  auto items = expand(tests, bindings);
+  auto receiver = start_receiver(items);
+  run.scenarios.resize(items.size());
   auto run_deadline = config.run_timeout_ms > 0
                           ? core::Deadline::after(core::Millis(config.run_timeout_ms))
                           : core::Deadline::never();
@@ -80,27 +131,29 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
     AgentSlot slot;  // --reuse: this worker's agent, carried between scenarios
     for (;;) {
       size_t i = next.fetch_add(1);
-      if (i >= tests.size()) return;
-      const auto& t = *tests[i];
+      if (i >= items.size()) return;
+      const auto& it = items[i];
+      const auto& t = *it.test;
+      const BindingTarget* target = it.target->binding == "stdio" ? nullptr : it.target;
       result::ScenarioResult r;
-      std::string why = skip_reason(t, config);
+      std::string why = it.skip.empty() ? skip_reason(t, config, target) : it.skip;
       if (!why.empty()) {
-        r = describe(t, config);
+        r = describe(t, config, target);
         r.outcome = Outcome::kSkip;
         r.reason = why;
       } else if (run_deadline.expired()) {
-        r = describe(t, config);
+        r = describe(t, config, target);
         r.outcome = Outcome::kTimeout;
         r.reason = "not started: the run's deadline (--run-timeout) expired";
       } else {
-        r = run_scenario(t, config, &slot);
+        r = run_scenario(t, config, &slot, target, receiver.get());
       }
       apply_known_failures(r, config.known_failures);
       run.scenarios[i] = std::move(r);
       size_t n = done.fetch_add(1) + 1;
       if (progress) {
         std::lock_guard lk(progress_mu);
-        progress(run.scenarios[i], n, tests.size());
+        progress(run.scenarios[i], n, items.size());
       }
     }
   };
@@ -112,6 +165,11 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   run.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::steady_clock::now() - t0).count();
   return run;
+}
+
+size_t planned_results(const std::vector<const scenario::Test*>& tests, const RunConfig& config) {
+  const std::vector<BindingTarget> stdio_only = {BindingTarget{"stdio", "", "", ""}};
+  return expand(tests, config.bindings.empty() ? stdio_only : config.bindings).size();
 }
 
 }  // namespace a2a::engine

@@ -1,5 +1,5 @@
-// A whole run: selected scenarios on a pool of `jobs` workers, each on its
-// own agent process; known-failure bookkeeping (XFAIL / XPASS); one RunResult.
+// A whole run: selected scenarios, per binding, on a pool of `jobs` workers
+// (each stdio scenario on its own agent process); known-failure bookkeeping (XFAIL / XPASS); one RunResult.
 #pragma once
 
 #include <vector>
@@ -11,10 +11,16 @@
 
 namespace a2a::engine {
 
+// Each test runs once per binding of the run it applies to (stdio when the
+// run has no bindings); a test that applies to none gives one SKIP result.
+// A webhook receiver is started when a test to run needs one.
 result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const RunConfig& config,
                           const ProgressFn& progress = {});
+// How many results run_all will give (for the console's "running N").
+size_t planned_results(const std::vector<const scenario::Test*>& tests, const RunConfig& config);
 
-// Known-failures file (YAML): {expected_failures: [{id: STDIO-X-001 or glob, reason: text}]}.
+// Known-failures file (YAML): {expected_failures: [{id: STDIO-X-001 or glob,
+// reason: text, binding: rest (optional: only results on that binding)}]}.
 core::Expected<std::vector<KnownFailure>> load_known_failures(const std::string& path);
 
 // XFAIL / XPASS for one result.

@@ -8,41 +8,13 @@
 #include "runner/engine/session.hpp"
 #include "runner/engine/stdio_ops.hpp"
 #include "runner/engine/step_exec.hpp"
+#include "runner/engine/webhooks.hpp"
 
 namespace a2a::engine {
 
 using result::Outcome;
 
 namespace {
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string source_of(const scenario::Test& t) {
-  return t.where.known() ? t.where.str() : t.file;
-}
-
-bool has_step_kind(const std::vector<scenario::Step>& steps, scenario::StepKind k) {
-  bool found = false;
-  scenario::for_each_step(steps, [&](const scenario::Step& s) { found = found || s.kind == k; });
-  return found;
-}
-
-// ACTS §3.3 capabilities precondition against the agent card, when we have one.
-std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card) {
-  if (!pre.is_object() || !pre.contains("capabilities") || !card) return {};
-  const Json caps = card->value("capabilities", Json::object());
-  for (const auto& [k, v] : pre["capabilities"].items()) {
-    if (!caps.contains(k) || caps[k] != v)
-      return "agent card capability " + k + " is not " + v.dump();
-  }
-  return {};
-}
 
 // Entries from index `from` on, timed from the first of them (a reused agent's
 // transcript holds earlier scenarios too).
@@ -82,7 +54,8 @@ class Watchdog {
       std::unique_lock lk(mu_);
       if (!cv_.wait_until(lk, d.time(), [this] { return done_; })) {
         fired_ = true;
-        s_.conn->interrupt("scenario deadline expired");
+        if (s_.conn) s_.conn->interrupt("scenario deadline expired");
+        if (s_.http) s_.http->interrupt_all();
       }
     });
   }
@@ -109,56 +82,6 @@ class Watchdog {
 };
 
 }  // namespace
-
-std::string replay_command(const scenario::Test& t, const RunConfig& c) {
-  std::string cmd = "a2a-conform run --agent " + shell_quote(c.agent_command) + " --profile " +
-                    shell_quote(c.profile.name) + " --id " + shell_quote(t.id);
-  for (const auto& p : c.suite_paths) cmd += " " + shell_quote(p);
-  return cmd;
-}
-
-result::ScenarioResult describe(const scenario::Test& t, const RunConfig& c) {
-  result::ScenarioResult r;
-  r.id = t.id;
-  r.name = t.name;
-  r.requirement = t.description;
-  r.spec_ref = t.spec_ref;
-  r.level = static_cast<result::Level>(static_cast<int>(t.level));
-  r.suite_id = t.suite_id;
-  r.suite_name = t.suite_name;
-  r.source = source_of(t);
-  r.tags = t.tags;
-  r.binding = "stdio";
-  r.profile = c.profile.name;
-  r.replay_command = replay_command(t, c);
-  return r;
-}
-
-std::string skip_reason(const scenario::Test& t, const RunConfig& c) {
-  if (!t.binding.empty() && t.binding != "stdio")
-    return "written for the " + t.binding + " binding; this run is stdio";
-  if (t.binding.empty() && !t.transport.empty())
-    return "ACTS transport filter [" + t.transport.front() + (t.transport.size() > 1 ? ", ..." : "") +
-           "] does not include stdio";
-  if (!t.profiles.empty() &&
-      std::find(t.profiles.begin(), t.profiles.end(), c.profile.name) == t.profiles.end())
-    return "not applicable to profile " + c.profile.name;
-  if (has_step_kind(t.steps, scenario::StepKind::kRaw)) return "raw HTTP steps need an HTTP binding";
-  bool card_fetch = false;
-  scenario::for_each_step(t.steps, [&](const scenario::Step& s) {
-    card_fetch = card_fetch || s.operation == "get_agent_card";
-  });
-  if (card_fetch) return "agent card discovery (GET /.well-known/agent-card.json) needs an HTTP binding";
-  if (has_step_kind(t.steps, scenario::StepKind::kClient)) return "client test (this run tests an agent)";
-  for (const auto& rr : t.runner_requirements)
-    if (rr != "concurrent_streams" || c.profile.stream.event_method.size())
-      return "runner requirement '" + rr + "' is not available on the stdio binding";
-  if (!t.requires_behaviors.empty() && !c.assume_behaviors)
-    return "needs the ACTS behaviour prefixes (" + t.requires_behaviors.front() + ", ...)";
-  if (auto why = unmet_capabilities(t.preconditions, c.agent_card); !why.empty())
-    return "precondition not met: " + why;
-  return {};
-}
 
 namespace {
 
@@ -247,14 +170,88 @@ void fill_outcome(result::ScenarioResult& r, StepOutcome worst, bool fired, cons
 
 }  // namespace
 
-result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c, AgentSlot* slot) {
-  auto t0 = std::chrono::steady_clock::now();
-  result::ScenarioResult r = describe(t, c);
-  Session s;
+namespace {
+
+// The scenario's webhook path, when the run has a receiver and the test needs
+// it: {{webhookUrl}} then names it, over a document variable of that name
+// (the official ACTS files set an example.com placeholder).
+class HookLease {
+ public:
+  HookLease(WebhookReceiver* receiver, const scenario::Test& t, Session& s) : receiver_(receiver) {
+    if (!receiver_ || !needs_webhooks(t)) return;
+    inbox_ = receiver_->open(url_);
+    s.hooks = inbox_;
+    s.vars.set_variable("webhookUrl", url_);
+    for (const auto& [name, value] : t.variables)
+      if (name == "webhookUrl") replaced_ = value;
+  }
+  // Deliveries are noted in `tr` from now on.
+  void attach(transport::Transcript& tr) {
+    if (!inbox_) return;
+    inbox_->set_transcript(&tr);
+    tr.note("webhook receiver: {{webhookUrl}} = " + url_ +
+            (replaced_.empty() ? "" : " (the runner's receiver; the document's value " + replaced_ + " is not used)"));
+  }
+  ~HookLease() {
+    if (inbox_) receiver_->close(inbox_);
+  }
+
+ private:
+  WebhookReceiver* receiver_;
+  std::shared_ptr<WebhookInbox> inbox_;
+  std::string url_;
+  std::string replaced_;
+};
+
+void init_session(Session& s, const scenario::Test& t, const RunConfig& c) {
   s.config = &c;
   s.test = &t;
   s.session_id = core::uuid_v7();
   s.deadline = core::Deadline::after(s.scaled(t.timeout_ms));
+  for (const auto& [name, value] : t.variables) s.vars.set_variable(name, value);
+  s.vars.set_root("profile", c.profile.doc);
+}
+
+long long ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// An HTTP interface: no process, one connection pool, the same steps.
+result::ScenarioResult run_http_scenario(const scenario::Test& t, const RunConfig& c, const BindingTarget& b,
+                                         WebhookReceiver* receiver) {
+  auto t0 = std::chrono::steady_clock::now();
+  result::ScenarioResult r = describe(t, c, &b);
+  transport::Transcript tr;
+  HttpPool pool(&tr, c.insecure_tls);
+  Session s;
+  init_session(s, t, c);
+  s.target = &b;
+  s.http = &pool;
+  s.transcript = &tr;
+  s.vars.set_root("agent", Json{{"session_id", s.session_id}, {"url", b.url}, {"binding", b.binding}});
+  HookLease hooks(receiver, t, s);
+  hooks.attach(tr);
+  tr.note(b.binding + " interface " + b.url + (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")"));
+  StepRecorder rec;
+  bool fired = false;
+  StepOutcome worst = run_body(s, t, false, rec, fired);
+  fill_outcome(r, worst, fired, t, s);
+  r.steps = rec.take();
+  r.transcript = to_events(tr, 0);
+  r.transcript_dropped_bytes = tr.dropped_bytes();
+  r.duration_ms = ms_since(t0);
+  return r;
+}
+
+}  // namespace
+
+result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c, AgentSlot* slot,
+                                    const BindingTarget* target, WebhookReceiver* receiver) {
+  if (target && target->is_http()) return run_http_scenario(t, c, *target, receiver);
+  auto t0 = std::chrono::steady_clock::now();
+  result::ScenarioResult r = describe(t, c, target);
+  Session s;
+  init_session(s, t, c);
   bool reuse = slot && c.reuse && t.reuse && !t.agent.manual_handshake;
   bool fresh = !(reuse && slot->conn && reusable(*slot->conn));
   std::unique_ptr<AgentConnection> owned;
@@ -266,9 +263,8 @@ result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c,
     if (slot && slot->conn) slot->conn->shutdown(core::Millis(300), core::Millis(300));
     if (slot) slot->conn.reset();
   }
-  for (const auto& [name, value] : t.variables) s.vars.set_variable(name, value);
-  s.vars.set_root("profile", c.profile.doc);
   s.vars.set_root("agent", Json{{"session_id", s.session_id}, {"command", c.agent_command}});
+  HookLease hooks(receiver, t, s);
   if (fresh) {
     auto conn = start_agent(t, c, s);
     if (!conn) {
@@ -280,7 +276,9 @@ result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c,
   }
   s.conn = owned.get();
   auto& tr = s.conn->process().transcript();
+  s.transcript = &tr;
   size_t mark = fresh ? 0 : tr.entries().size();
+  hooks.attach(tr);
   StepRecorder rec;
   bool fired = false;
   StepOutcome worst = run_body(s, t, fresh && !t.agent.manual_handshake && c.profile.handshake.enabled, rec, fired);
@@ -298,8 +296,7 @@ result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c,
     slot->session_id = s.session_id;
     slot->ids = s.next_id;
   }
-  r.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - t0).count();
+  r.duration_ms = ms_since(t0);
   return r;
 }
 

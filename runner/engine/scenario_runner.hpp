@@ -1,8 +1,9 @@
-// Runs one scenario against a fresh agent process: spawn, handshake, steps,
-// teardown, and the ScenarioResult with transcript, stderr and exit status.
-// A watchdog enforces the scenario deadline: when it expires every wait wakes,
-// the agent's process group is killed, and the result is TIMEOUT — the run
-// goes on.
+// Runs one scenario on one binding: stdio (a fresh agent process: spawn,
+// handshake, steps, teardown) or an HTTP interface (its own keep-alive
+// connections), and the ScenarioResult with transcript (and, on stdio,
+// stderr and exit status). A watchdog enforces the scenario deadline: when it
+// expires every wait wakes (the agent's process group is killed, HTTP calls
+// are interrupted) and the result is TIMEOUT — the run goes on.
 #pragma once
 
 #include <optional>
@@ -14,9 +15,23 @@
 
 namespace a2a::engine {
 
-// Why a test cannot run here (binding, profile, preconditions, behaviours,
-// runner requirements, raw/client steps); "" when it can.
-std::string skip_reason(const scenario::Test& test, const RunConfig& config);
+class WebhookReceiver;
+
+// applicability.cpp. `target` nullptr = stdio.
+// Why a test does not apply to a binding at all (x-binding, ACTS transport,
+// raw steps and card fetches on stdio); "" when it does. A run expands each
+// test only on the bindings it applies to.
+std::string binding_mismatch(const scenario::Test& test, const std::string& binding);
+// Why a test cannot run on this binding here (the above, profile,
+// preconditions, behaviours, runner requirements, client steps); "" when it can.
+std::string skip_reason(const scenario::Test& test, const RunConfig& config,
+                        const BindingTarget* target = nullptr);
+// Fills the descriptive fields (id, requirement, source, binding, ...) of a result.
+result::ScenarioResult describe(const scenario::Test& test, const RunConfig& config,
+                                const BindingTarget* target = nullptr);
+// The command line that runs only this scenario again (on this binding).
+std::string replay_command(const scenario::Test& test, const RunConfig& config,
+                           const BindingTarget* target = nullptr);
 
 // With --reuse, one worker's agent process carried from scenario to scenario
 // (only for tests whose x-reuse is true, and only while each leaves it clean).
@@ -29,18 +44,15 @@ struct AgentSlot {
   }
 };
 
+// `target` nullptr or stdio: the --agent process; else that HTTP interface.
+// `hooks`: the run's webhook receiver (nullptr: none was needed).
 result::ScenarioResult run_scenario(const scenario::Test& test, const RunConfig& config,
-                                    AgentSlot* slot = nullptr);
-
-// Fills the descriptive fields (id, requirement, source, ...) of a result.
-result::ScenarioResult describe(const scenario::Test& test, const RunConfig& config);
+                                    AgentSlot* slot = nullptr, const BindingTarget* target = nullptr,
+                                    WebhookReceiver* hooks = nullptr);
 
 // Asks the agent for its card once (handshake + GetExtendedAgentCard on a
 // throw-away process) so ACTS preconditions can be evaluated on stdio, where
 // there is no public card. nullopt when the agent does not give one.
 std::optional<nlohmann::json> probe_agent_card(const RunConfig& config);
-
-// The command line that runs only this scenario again.
-std::string replay_command(const scenario::Test& test, const RunConfig& config);
 
 }  // namespace a2a::engine

@@ -20,6 +20,10 @@ std::unique_ptr<Session> Session::branch() {
   b->config = config;
   b->test = test;
   b->conn = conn;
+  b->target = target;
+  b->http = http;
+  b->transcript = transcript;
+  b->hooks = hooks;
   b->session_id = session_id;
   b->deadline = deadline;
   b->next_id = next_id;
@@ -31,6 +35,10 @@ std::unique_ptr<Session> Session::branch() {
 core::Expected<Json> Session::interpolate(const Json& tmpl) {
   std::lock_guard lk(vars_mu);  // x-concurrent branches may capture meanwhile
   return match::interpolate(tmpl, vars);
+}
+
+std::string Session::a2a_version() const {
+  return test && !test->spec_version.empty() ? test->spec_version : "1.0";
 }
 
 std::string Session::frame(std::string_view body) const {

@@ -12,10 +12,13 @@
 #include "runner/core/deadline.hpp"
 #include "runner/engine/agent_connection.hpp"
 #include "runner/engine/config.hpp"
+#include "runner/engine/http_pool.hpp"
 #include "runner/match/vars.hpp"
 #include "runner/scenario/model.hpp"
 
 namespace a2a::engine {
+
+class WebhookInbox;
 
 // Branches of x-concurrent get their own Session (own variables, so a
 // fan-out's copies of one step do not overwrite each other's captures) that
@@ -23,7 +26,11 @@ namespace a2a::engine {
 struct Session {
   const RunConfig* config = nullptr;
   const scenario::Test* test = nullptr;
-  AgentConnection* conn = nullptr;  // owned by the scenario runner
+  AgentConnection* conn = nullptr;  // stdio: owned by the scenario runner
+  const BindingTarget* target = nullptr;  // HTTP bindings: the interface; nullptr = stdio
+  HttpPool* http = nullptr;               // HTTP bindings: owned by the scenario runner
+  transport::Transcript* transcript = nullptr;  // the scenario's (either binding)
+  std::shared_ptr<WebhookInbox> hooks;    // this scenario's webhook deliveries, if any
   std::string session_id;           // the A2A_SESSION_ID we gave the agent
   core::Deadline deadline = core::Deadline::never();  // whole scenario
 
@@ -38,6 +45,10 @@ struct Session {
   core::Expected<Json> interpolate(const Json& tmpl);
 
   const scenario::Profile& profile() const { return config->profile; }
+  bool is_http() const { return target && target->is_http(); }
+  std::string binding() const { return target ? target->binding : "stdio"; }
+  // The A2A-Version the runner sends: the test's spec_version, else 1.0.
+  std::string a2a_version() const;
   // A step's own bound: the profile's step timeout (scaled), never past the scenario's.
   core::Deadline step_deadline(int within_ms = 0) const;
   // Scaled milliseconds.

@@ -1,5 +1,7 @@
 #include "runner/engine/stdio_ops.hpp"
 
+#include "runner/engine/http_ops.hpp"
+
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"
 #include "runner/match/match_result.hpp"
@@ -118,6 +120,7 @@ bool is_streaming_operation(std::string_view operation) {
 
 OpResult call_operation(Session& s, const std::string& operation, const Json& params,
                         core::Deadline deadline) {
+  if (s.is_http()) return call_http_operation(s, operation, params, deadline);
   std::string method = s.profile().method(operation);
   Json id = s.fresh_id();
   Json req = jsonrpc::make_request(id, method, params);

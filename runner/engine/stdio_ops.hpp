@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/engine/session.hpp"
+#include "runner/transport/http_client.hpp"
 
 namespace a2a::engine {
 
@@ -26,11 +27,17 @@ struct OpResult {
   std::vector<std::string> violations;
   std::string problem;             // kNoResponse: why (timeout, EOF, framing)
   bool deadline_hit = false;       // the scenario deadline (not the step's) ended the wait
+  // HTTP bindings.
+  std::string binding = "stdio";   // where the call went: stdio, jsonrpc, rest
+  int http_status = 0;             // the response's status (0 on stdio or without response)
+  transport::HeaderList http_headers;
+  int error_status = 0;            // REST: the HTTP status `error` goes with (an SSE error: its code)
 };
 
 bool is_streaming_operation(std::string_view operation);
 
-// `params` are final (interpolated, messageId added).
+// `params` are final (interpolated, messageId added). Dispatches on the
+// session's binding (stdio here, HTTP bindings in http_ops.cpp).
 OpResult call_operation(Session& s, const std::string& operation, const Json& params,
                         core::Deadline deadline);
 

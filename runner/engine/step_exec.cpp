@@ -5,12 +5,13 @@
 #include <thread>
 
 #include "runner/core/escape.hpp"
+#include "runner/engine/op_expect.hpp"
+#include "runner/engine/raw_exec.hpp"
 #include "runner/engine/stdio_ops.hpp"
+#include "runner/engine/webhooks.hpp"
 #include "runner/engine/wire_exec.hpp"
 #include "runner/match/assert.hpp"
 #include "runner/match/collection.hpp"
-#include "runner/match/error_expect.hpp"
-#include "runner/match/stream.hpp"
 #include "runner/match/until.hpp"
 #include "runner/match/vars.hpp"
 
@@ -43,76 +44,6 @@ void add_message_id(Json& params) {
     params["message"]["messageId"] = core::uuid_v7();
 }
 
-// The assertion root an expectation looks at (ACTS §4.2): the result for
-// unary operations, the event list for streams.
-Json root_of(const OpResult& r) { return r.events.empty() ? r.result : Json(r.events); }
-
-std::string describe_error(const Json& e) {
-  return "error " + match::compact(e.value("code", Json())) + " " +
-         match::show(e.value("message", Json("")), 120);
-}
-
-// Checks one set of expectations (the step's own, or a grade alternative's)
-// against an operation result.
-StepOutcome check_interpolated(const Step& st, const OpResult& r, bool streaming);
-
-// Expectations may name captures ({{start.taskId}}): resolve them first.
-StepOutcome check_expectations(Session& s, const Step& st, const OpResult& r, bool streaming) {
-  Step resolved;
-  resolved.id = st.id;
-  for (auto [src, dst] : {std::pair{&st.expect, &resolved.expect},
-                          std::pair{&st.expect_error, &resolved.expect_error},
-                          std::pair{&st.expect_stream, &resolved.expect_stream}}) {
-    if (!*src) continue;
-    auto v = s.interpolate(**src);
-    if (!v) return StepOutcome::error("expectation: " + v.error().message);
-    *dst = *v;
-  }
-  return check_interpolated(resolved, r, streaming);
-}
-
-StepOutcome check_interpolated(const Step& st, const OpResult& r, bool streaming) {
-  // ACTS files also write an expected failure as `expect: {status: error,
-  // error: {...}}` or just `expect: {error: {...}}`; on stdio the body
-  // assertions then apply to {"error": <the JSON-RPC error object>}.
-  bool body_names_error = st.expect && st.expect->contains("body") && (*st.expect)["body"].is_object() &&
-                          (*st.expect)["body"].contains("error");
-  if (st.expect && (st.expect->value("status", Json()) == "error" || body_names_error)) {
-    if (r.status != OpResult::Status::kError)
-      return StepOutcome::fail("expected an error, got a result", "an error", match::compact(root_of(r), 200));
-    Json body = st.expect->value("body", Json::object());
-    return from_match(match::match(Json{{"error", r.error}}, body), "error");
-  }
-  if (st.expect_error) {
-    if (r.status != OpResult::Status::kError)
-      return StepOutcome::fail("expected an error, got a result", match::compact(*st.expect_error),
-                               match::compact(root_of(r), 200));
-    return from_match(match::match_error(r.error, *st.expect_error), "error");
-  }
-  if (r.status == OpResult::Status::kError && (st.expect || st.expect_stream))
-    return StepOutcome::fail("expected a result, got " + describe_error(r.error), "a result",
-                             match::compact(r.error, 200));
-  match::MatchResult m;
-  if (st.expect && st.expect->contains("body")) {
-    // A stream checked with `expect` (some ACTS files do) is matched per event:
-    // it passes when some event matches, the usual reading of those tests.
-    if (streaming) {
-      bool any = false;
-      match::MatchResult first;
-      for (size_t i = 0; i < r.events.size() && !any; ++i) {
-        auto mi = match::match(r.events[i], (*st.expect)["body"]);
-        if (mi.ok) any = true;
-        if (i == 0) first = mi;
-      }
-      if (!any) m.merge(r.events.empty() ? match::match(Json(), (*st.expect)["body"]) : first);
-    } else {
-      m.merge(match::match(r.result, (*st.expect)["body"]));
-    }
-  }
-  if (st.expect_stream) m.merge(match::match_stream(r.events, *st.expect_stream));
-  return from_match(m, "response");
-}
-
 core::Expected<void> do_captures(Session& s, const Step& st, const OpResult& r) {
   std::lock_guard lk(s.vars_mu);
   Json root = root_of(r);
@@ -140,6 +71,8 @@ core::Expected<void> do_captures(Session& s, const Step& st, const OpResult& r) 
   return {};
 }
 
+}  // namespace
+
 StepOutcome run_named_assertions(Session& s, const Json& list) {
   for (const auto& a : list) {
     Json src = a.value("source", Json());
@@ -155,6 +88,8 @@ StepOutcome run_named_assertions(Session& s, const Json& list) {
   }
   return StepOutcome::pass();
 }
+
+namespace {
 
 long long next_delay(const scenario::Repeat& rp, int attempt) {
   switch (rp.backoff) {
@@ -213,49 +148,20 @@ StepOutcome run_operation(Session& s, const Step& st) {
   return run_named_assertions(s, st.assertions);
 }
 
-result::Outcome grade_outcome(scenario::GradeKind g) {
-  switch (g) {
-    case scenario::GradeKind::kPass: return result::Outcome::kPass;
-    case scenario::GradeKind::kNonStrict: return result::Outcome::kNonStrict;
-    case scenario::GradeKind::kInformational: return result::Outcome::kInformational;
-    case scenario::GradeKind::kFail: return result::Outcome::kFail;
-  }
-  return result::Outcome::kFail;
-}
-
 // x-grades: the first alternative that matches decides the outcome.
 StepOutcome grade(Session& s, const Step& st, const OpResult* op) {
-  StepOutcome first_failure;
-  bool have_first = false;
-  for (const auto& g : st.grades) {
-    StepOutcome o;
+  return grade_alternatives(st.grades, [&](const scenario::Grade& g) {
     std::optional<size_t> seq;
+    StepOutcome o;
     if (g.action.kind == StepKind::kWire && g.action.wire)
       o = run_wire(s, *g.action.wire, st.id, false, &seq);
     else if (op)
       o = check_expectations(s, g.action, *op, is_streaming_operation(st.operation));
     else
       o = StepOutcome::error("grade alternative needs an operation result");
-    if (o.outcome == result::Outcome::kError || o.outcome == result::Outcome::kTimeout) return o;
-    if (o.ok()) {
-      if (seq) s.conn->remove(*seq);
-      StepOutcome out;
-      out.outcome = grade_outcome(g.grade);
-      out.note = g.note;
-      if (out.outcome == result::Outcome::kFail || out.outcome == result::Outcome::kNonStrict)
-        out.failure = result::Failure{g.note.empty() ? "graded " + std::string(to_string(g.grade)) : g.note,
-                                      "", "", "", ""};
-      return out;
-    }
-    if (!have_first) {
-      first_failure = o;
-      have_first = true;
-    }
-  }
-  if (!have_first) return StepOutcome::pass();
-  if (first_failure.failure)
-    first_failure.failure->message = "no graded alternative matched; first: " + first_failure.failure->message;
-  return first_failure;
+    if (o.ok() && seq) s.conn->remove(*seq);
+    return o;
+  });
 }
 
 // Captures a branch made become visible to the steps after x-concurrent
@@ -300,6 +206,16 @@ StepOutcome run_one(Session& s, const Step& st, StepRecorder& rec, const std::st
       return run_named_assertions(s, Json::array({a}));
     }
     case StepKind::kWire: {
+      if (st.wire->type == scenario::WireActionType::kExpectWebhook) {
+        // With grades the step's own expectation only looks; the deliveries
+        // it matched are taken once the alternatives have judged them.
+        size_t took = 0;
+        auto o = expect_webhook(s, *st.wire, st.id, st.capture, st.grades.empty(), &took);
+        if (st.grades.empty() || !o.ok()) return o;
+        auto g = grade(s, st, nullptr);
+        s.hooks->cursor += took;
+        return g;
+      }
       if (st.grades.empty()) return run_wire(s, *st.wire, st.id);
       // With grades, an expectation of the step itself only looks (the
       // alternatives then judge the same frame); any other action runs first.
@@ -308,7 +224,7 @@ StepOutcome run_one(Session& s, const Step& st, StepRecorder& rec, const std::st
       return grade(s, st, nullptr);
     }
     case StepKind::kConcurrent: return run_concurrent(s, st, rec, prefix);
-    case StepKind::kRaw: return StepOutcome::error("raw HTTP steps cannot run on the stdio binding");
+    case StepKind::kRaw: return run_raw_step(s, st);
     case StepKind::kClient: return StepOutcome::error("client steps cannot run against an agent");
   }
   return StepOutcome::error("unknown step kind");

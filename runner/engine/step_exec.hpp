@@ -30,6 +30,9 @@ StepOutcome run_steps(Session& s, const std::vector<scenario::Step>& steps, Step
 // The automatic handshake (x-agent.handshake: auto): read it and accept.
 StepOutcome auto_handshake(Session& s);
 
+// A named-assertion list (ACTS §5.5): sources and match values interpolated.
+StepOutcome run_named_assertions(Session& s, const Json& list);
+
 // Test-level `assertions` (ACTS §3.2), after all steps.
 StepOutcome run_test_assertions(Session& s, const Json& assertions);
 

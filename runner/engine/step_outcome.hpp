@@ -1,11 +1,14 @@
 // What executing one step produced, before the scenario-level grading.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runner/match/match_result.hpp"
 #include "runner/result/result.hpp"
+#include "runner/scenario/model.hpp"
 
 namespace a2a::engine {
 
@@ -28,6 +31,12 @@ struct StepOutcome {
 // A match result as a step outcome: ERROR for a malformed assertion (the
 // scenario is broken), FAIL with the first mismatch's details otherwise.
 StepOutcome from_match(const match::MatchResult& m, const std::string& what);
+
+// x-grades: tries the alternatives in order; the first whose check passes
+// decides the outcome (its grade and note). ERROR and TIMEOUT of a check end
+// the search; when none matches, the first one's failure is returned.
+StepOutcome grade_alternatives(const std::vector<scenario::Grade>& grades,
+                               const std::function<StepOutcome(const scenario::Grade&)>& check);
 
 // Severity order for combining: ERROR > TIMEOUT > FAIL > NON_STRICT > INFORMATIONAL > PASS.
 int severity(result::Outcome o);

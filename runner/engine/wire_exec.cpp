@@ -4,6 +4,7 @@
 
 #include "runner/core/escape.hpp"
 #include "runner/engine/stdio_ops.hpp"
+#include "runner/engine/webhooks.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"
 #include "runner/match/stream.hpp"
@@ -302,6 +303,7 @@ StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id
       return not_arrived(s, "agent did not close stdout within " + std::to_string(ms) + " ms");
     }
     case WireActionType::kExpectExit: return expect_exit(s, w.spec);
+    case WireActionType::kExpectWebhook: return expect_webhook(s, w, step_id, {}, consume);
     case WireActionType::kCloseStdin: s.conn->close_stdin(); return StepOutcome::pass();
     case WireActionType::kSleep: {
       int ms = w.spec.is_number_integer() ? w.spec.get<int>() : 0;

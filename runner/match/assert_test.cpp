@@ -46,6 +46,11 @@ INSTANTIATE_TEST_SUITE_P(
     Operators, Assertion,
     ::testing::Values(
         Case{"TypeString", R"("x")", R"({"type": "string"})", true},
+        Case{"AnyItemFindsAMatchingObject", R"([{"reason": "A"}, {"reason": "B", "domain": "d"}])",
+             R"({"x-any-item": {"reason": "B", "domain": "d"}})", true},
+        Case{"AnyItemFailsWhenNoneMatches", R"([{"reason": "A"}])", R"({"x-any-item": {"reason": "B"}})", false},
+        Case{"AnyItemOnEmptyArrayFails", "[]", R"({"x-any-item": {"reason": "B"}})", false},
+        Case{"AnyItemRejectsNonArray", R"({"reason": "B"})", R"({"x-any-item": {"reason": "B"}})", false},
         Case{"TypeStringRejectsNumber", "1", R"({"type": "string"})", false},
         Case{"TypeNumberTakesFloat", "1.5", R"({"type": "number"})", true},
         Case{"TypeBoolean", "false", R"({"type": "boolean"})", true},

@@ -178,11 +178,12 @@ std::optional<int> ErrorNames::acts_code_of(std::string_view name) const {
   return it->second;
 }
 
-MatchResult match_error(const Json& error, const Json& expect, const ErrorNames& names) {
-  MatchResult out;
+namespace detail {
+
+bool check_error_keys(const Json& error, const Json& expect, MatchResult& out) {
   if (!expect.is_object()) {
     out.add_error("expect_error", "must be a map");
-    return out;
+    return false;
   }
   for (const auto& [key, value] : expect.items()) {
     bool known = key.starts_with("x-") || std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
@@ -190,18 +191,30 @@ MatchResult match_error(const Json& error, const Json& expect, const ErrorNames&
   }
   if (!error.is_object()) {
     out.add("error", "an error object", compact(error), "expected an error object, got " + compact(error));
-    return out;
+    return false;
   }
-  if (auto it = expect.find("error_type"); it != expect.end()) {
-    if (it->is_string() || it->is_number_integer()) check_code(error, *it, "error_type", names, out);
-    else out.add_error("expect_error.error_type", "must be an error name, got " + compact(*it));
-  }
-  if (auto it = expect.find("code"); it != expect.end()) check_code(error, *it, "code", names, out);
+  return true;
+}
+
+void check_error_fields(const Json& error, const Json& expect, MatchResult& out) {
   if (auto it = expect.find("message"); it != expect.end()) {
     out.merge(match_optional(error.contains("message") ? &error["message"] : nullptr, *it, "error.message"));
   }
   if (auto it = expect.find("data"); it != expect.end()) check_data(error, *it, out);
   if (auto it = expect.find("details"); it != expect.end()) check_details(error, *it, out);
+}
+
+}  // namespace detail
+
+MatchResult match_error(const Json& error, const Json& expect, const ErrorNames& names) {
+  MatchResult out;
+  if (!detail::check_error_keys(error, expect, out)) return out;
+  if (auto it = expect.find("error_type"); it != expect.end()) {
+    if (it->is_string() || it->is_number_integer()) check_code(error, *it, "error_type", names, out);
+    else out.add_error("expect_error.error_type", "must be an error name, got " + compact(*it));
+  }
+  if (auto it = expect.find("code"); it != expect.end()) check_code(error, *it, "code", names, out);
+  detail::check_error_fields(error, expect, out);
   return out;
 }
 

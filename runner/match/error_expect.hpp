@@ -49,4 +49,32 @@ class ErrorNames {
 MatchResult match_error(const Json& error_object, const Json& expect_error,
                         const ErrorNames& names = ErrorNames::a2a());
 
+// The same expectation against an error of the HTTP+JSON/REST binding: the
+// `error` member of a google.rpc.Status body ({code, status, message,
+// details}) and the response's HTTP status. An error name matches by its
+// google.rpc.ErrorInfo `reason` first (TASK_NOT_FOUND: the name in
+// UPPER_SNAKE_CASE without "Error"; REST A2A errors MUST carry one,
+// a2a-protocol.md §6.4), then by the HTTP status of the v1.0.1 table (§6.1,
+// §6.3). A status from ACTS §6.2's table or the v1.0.0 table is a mismatch
+// whose message says so. `code` may also be an HTTP status (100..599) or a
+// JSON-RPC code (its error name is used); `data` applies to `details`.
+MatchResult match_rest_error(const Json& error_object, int http_status, const Json& expect_error,
+                             const ErrorNames& names = ErrorNames::a2a());
+
+// What the REST binding says about one error name.
+struct RestErrorSpec {
+  std::string name;           // canonical (spec) name
+  std::string reason;         // ErrorInfo reason; "" for the JSON-RPC standard errors
+  std::vector<int> statuses;  // allowed HTTP statuses (v1.0.1)
+};
+std::optional<RestErrorSpec> rest_error_spec(std::string_view name, const ErrorNames& names = ErrorNames::a2a());
+// "TaskNotFoundError" -> "TASK_NOT_FOUND".
+std::string error_reason(std::string_view name);
+
+namespace detail {
+// Shared by both matchers: key check (false: stop) and message/data/details.
+bool check_error_keys(const Json& error, const Json& expect, MatchResult& out);
+void check_error_fields(const Json& error, const Json& expect, MatchResult& out);
+}  // namespace detail
+
 }  // namespace a2a::match

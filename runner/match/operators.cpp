@@ -176,6 +176,23 @@ void apply_items(const OpCall& c) {
   }
 }
 
+// x-any-item (ours): at least one element of the array matches the
+// assertion. ErrorInfo entries sit at no fixed index in error.data /
+// error.details, so an expectation on "the ErrorInfo" needs this.
+void apply_any_item(const OpCall& c) {
+  if (!c.actual->is_array()) return mismatch(c, "array", "expected an array, got " + got(*c.actual));
+  std::string first;
+  for (std::size_t i = 0; i < c.actual->size(); ++i) {
+    MatchResult one;
+    match_into(&(*c.actual)[i], c.operand, append_index(c.path, i), one);
+    if (one.malformed()) return c.out.take_error(one);
+    if (one.ok) return;
+    if (first.empty() && !one.mismatches.empty()) first = one.mismatches.front().message;
+  }
+  mismatch(c, "an item matching " + compact(c.operand),
+           "no item of " + compact(*c.actual) + " matches" + (first.empty() ? "" : " (first: " + first + ")"));
+}
+
 void apply_all_of(const OpCall& c) {
   for (const auto& sub : c.operand) match_into(c.actual, sub, c.path, c.out);
 }
@@ -240,6 +257,7 @@ constexpr std::array kOperators{
     Operator{"not", true, expect_any, apply_not},
     Operator{"x-equals", true, expect_any, apply_x_equals},
     Operator{"items", false, expect_any, apply_items},
+    Operator{"x-any-item", false, expect_any, apply_any_item},
 };
 
 }  // namespace

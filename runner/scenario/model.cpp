@@ -11,7 +11,7 @@ struct WireName {
   std::string_view key;
 };
 
-constexpr std::array<WireName, 14> kWireNames = {{
+constexpr std::array<WireName, 15> kWireNames = {{
     {WireActionType::kHandshake, "x-handshake"},
     {WireActionType::kExpectHandshake, "x-expect-handshake"},
     {WireActionType::kSendBytes, "x-send-bytes"},
@@ -26,6 +26,7 @@ constexpr std::array<WireName, 14> kWireNames = {{
     {WireActionType::kExpectExit, "x-expect-exit"},
     {WireActionType::kCloseStdin, "x-close-stdin"},
     {WireActionType::kSleep, "x-sleep"},
+    {WireActionType::kExpectWebhook, "x-expect-webhook"},
 }};
 
 }  // namespace
@@ -91,6 +92,7 @@ bool is_expectation(WireActionType type) {
     case WireActionType::kExpectSilence:
     case WireActionType::kExpectEof:
     case WireActionType::kExpectExit:
+    case WireActionType::kExpectWebhook:
       return true;
     default:
       return false;

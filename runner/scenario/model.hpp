@@ -74,6 +74,7 @@ enum class WireActionType {
   kExpectExit,          // x-expect-exit
   kCloseStdin,          // x-close-stdin
   kSleep,               // x-sleep
+  kExpectWebhook,       // x-expect-webhook (every binding: the runner's webhook receiver)
 };
 std::string_view to_string(WireActionType type);  // the YAML key, "x-send-bytes"
 std::optional<WireActionType> wire_action_from(std::string_view key);
@@ -123,7 +124,10 @@ struct Step {
   std::optional<Repeat> repeat;
 
   Json assertion;        // kAssertion: the inline-assertion map
-  Json raw;              // kRaw: {method, path, headers, body | body_raw}
+  Json raw;              // kRaw: {method, path, headers, body | body_raw} or {bytes}
+  // kRaw {bytes: "..."} (ours): the decoded bytes, sent as they are on a
+  // fresh connection (malformed HTTP).
+  std::optional<std::string> raw_bytes;
   Json client_response;  // kClient: {operation, wire_payload}
   Json expect_parsed;    // kClient
 
@@ -170,7 +174,8 @@ struct Test {
   Json assertions = Json::array();
 
   // Extensions.
-  std::string binding;                // x-binding (else x-defaults), "" = any
+  std::string binding;                // x-binding (else x-defaults): stdio, jsonrpc, rest,
+                                      // http (both HTTP bindings); "" = any
   std::vector<std::string> profiles;  // x-profiles, empty = all
   AgentOptions agent;                 // x-agent
   int timeout_ms = 10000;             // timeout_ms (else x-defaults)
@@ -180,9 +185,11 @@ struct Test {
   std::string suite_id;
   std::string suite_name;
   std::string file;
-  // The document's `variables` (with inherited ones), copied here by the
-  // loader's callers so a test can run without its Document at hand.
+  // The document's `variables` (with inherited ones) and `spec_version`,
+  // copied here by the loader's callers so a test can run without its
+  // Document at hand.
   StringPairs variables;
+  std::string spec_version;
 };
 
 struct Suite {

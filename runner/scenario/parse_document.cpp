@@ -22,7 +22,7 @@ constexpr std::string_view kTestKeys[] = {
     "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse"};
 constexpr std::string_view kLevels[] = {"must", "should", "may"};
 constexpr std::string_view kTransports[] = {"jsonrpc", "grpc", "rest"};
-constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest"};
+constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest", "http"};
 constexpr std::string_view kRunnerRequirements[] = {"webhook_endpoint", "concurrent_streams",
                                                     "stream_disconnect", "auth_credentials",
                                                     "header_inspection"};
@@ -121,12 +121,15 @@ bool reusable(const std::vector<Step>& steps) {
   return ok;
 }
 
-// Wire steps only exist on stdio: such a test without a binding is a stdio
-// test, and one bound elsewhere is a contradiction. Raw-only tests must say
-// where they apply (ACTS §4.4).
+// Wire steps only exist on stdio (x-expect-webhook excepted: it watches the
+// runner's webhook receiver on every binding): such a test without a binding
+// is a stdio test, and one bound elsewhere is a contradiction. Raw-only tests
+// must say where they apply (ACTS §4.4).
 void check_binding(const MapReader& t, Test& test) {
   bool wire = false, all_raw = !test.steps.empty();
-  for_each_step(test.steps, [&](const Step& s) { wire = wire || s.kind == StepKind::kWire; });
+  for_each_step(test.steps, [&](const Step& s) {
+    wire = wire || (s.kind == StepKind::kWire && s.wire && s.wire->type != WireActionType::kExpectWebhook);
+  });
   for (const auto& s : test.steps) all_raw = all_raw && s.kind == StepKind::kRaw;
   if (wire && test.binding.empty()) test.binding = "stdio";
   if (wire && test.binding != "stdio") {
@@ -257,6 +260,9 @@ Document parse_document(const YAML::Node& root, ParseContext& ctx) {
   for (const auto& node : m.get("suites")) {
     doc.suites.push_back(parse_suite(node, index++, ctx, doc.defaults, test_ids));
     suite_ids.add(ctx.diags, node);
+  }
+  for (auto& su : doc.suites) {
+    for (auto& t : su.tests) t.spec_version = doc.spec_version;
   }
   return doc;
 }

@@ -2,6 +2,7 @@
 // key checked against the action's CDDL rule plus our x-grades.
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "runner/scenario/parser.hpp"
 #include "runner/scenario/until.hpp"
@@ -43,7 +44,8 @@ constexpr std::string_view kActsActions[] = {"operation", "assertion", "raw", "c
 constexpr std::string_view kWireKeys[] = {
     "x-handshake", "x-expect-handshake", "x-send-bytes", "x-send-frame", "x-send-request",
     "x-expect-response", "x-expect-notification", "x-expect-frame", "x-expect-stream",
-    "x-expect-silence", "x-expect-eof", "x-expect-exit", "x-close-stdin", "x-sleep"};
+    "x-expect-silence", "x-expect-eof", "x-expect-exit", "x-close-stdin", "x-sleep",
+    "x-expect-webhook"};
 
 // ACTS §6.2 error names, plus the A2A 1.0 names ACTS lacks (the spec wins).
 constexpr std::string_view kErrorTypes[] = {
@@ -61,15 +63,19 @@ constexpr std::string_view kOrderings[] = {"monotonic_state"};
 constexpr std::string_view kEventMatch[] = {"exact_position", "any_position"};
 constexpr std::string_view kRepeatKeys[] = {"until", "max_attempts", "delay_ms", "backoff"};
 constexpr std::string_view kBackoffs[] = {"none", "linear", "exponential"};
-constexpr std::string_view kRawRequestKeys[] = {"method", "path", "headers", "body", "body_raw"};
-constexpr std::string_view kHttpMethods[] = {"GET", "POST", "PUT", "DELETE"};
 constexpr std::string_view kNamedKeys[] = {"id",    "description", "source", "path",
                                            "match", "any",         "all",    "none"};
 constexpr std::string_view kInlineKeys[] = {"source", "any", "all", "none"};
 constexpr std::string_view kCollectionKeys[] = {"path", "match"};
 constexpr std::string_view kCollections[] = {"any", "all", "none"};
 constexpr std::string_view kExpectKeys[] = {"status", "body"};
+constexpr std::string_view kRawExpectKeys[] = {"status", "body", "headers"};
 constexpr std::string_view kClientResponseKeys[] = {"operation", "wire_payload"};
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
 
 bool contains(Keys keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -98,7 +104,9 @@ void parse_collection(const MapReader& owner, std::string_view key) {
   c.expect_map("match");
 }
 
-void parse_expectations(const MapReader& m, Step& step) {
+}  // namespace
+
+void parse_expectations(const MapReader& m, Step& step, bool raw) {
   const std::string& owner = m.context();
   if (m.has("expect") && m.has("expect_error")) {
     m.error("expect_error", "'expect' and 'expect_error' are mutually exclusive");
@@ -106,7 +114,7 @@ void parse_expectations(const MapReader& m, Step& step) {
   for (std::string_view key : {"expect", "expect_error", "expect_stream"}) {
     if (m.has(key) && !step.expect_where.known()) step.expect_where = m.where(key);
   }
-  if (m.has("expect")) step.expect = parse_expect(m.get("expect"), owner, m.diags());
+  if (m.has("expect")) step.expect = parse_expect(m.get("expect"), owner, m.diags(), raw);
   if (m.has("expect_error")) {
     step.expect_error = parse_expect_error(m.get("expect_error"), owner, m.diags());
   }
@@ -114,6 +122,8 @@ void parse_expectations(const MapReader& m, Step& step) {
     step.expect_stream = parse_expect_stream(m.get("expect_stream"), owner, m.diags());
   }
 }
+
+namespace {
 
 std::optional<Repeat> parse_repeat(const MapReader& m) {
   if (!m.expect_map("repeat")) return std::nullopt;
@@ -144,30 +154,6 @@ void parse_operation_step(const MapReader& m, Step& step) {
   step.capture = parse_capture(m);
   step.assertions = parse_named_assertions(m, "assertions");
   if (m.has("repeat")) step.repeat = parse_repeat(m);
-}
-
-void parse_raw_step(const MapReader& m, Step& step) {
-  m.check_keys(kRawKeys);
-  step.kind = StepKind::kRaw;
-  if (m.expect_map("raw")) {
-    MapReader r(m.get("raw"), "'raw' of " + m.context(), m.diags());
-    r.check_keys(kRawRequestKeys);
-    r.one_of("method", kHttpMethods, true);
-    r.string("path", true);
-    if (r.expect_map("headers")) {
-      MapReader h(r.get("headers"), "'headers' of " + m.context(), m.diags());
-      h.check_duplicates();
-      for (const auto& k : h.keys()) h.string(k);
-    }
-    r.string("body_raw");
-    if (r.has("body") && r.has("body_raw")) {
-      r.error("body_raw", "'body' and 'body_raw' are mutually exclusive");
-    }
-    step.raw = m.json("raw");
-  }
-  parse_expectations(m, step);
-  step.capture = parse_capture(m);
-  step.assertions = parse_named_assertions(m, "assertions");
 }
 
 void parse_assertion_step(const MapReader& m, Step& step) {
@@ -217,7 +203,7 @@ void record_step_id(const MapReader& m, const std::string& id, StepIds& ids) {
 void dispatch(const MapReader& m, std::string_view action, Step& step, ParseContext& ctx,
               StepIds& ids) {
   if (action == "operation") parse_operation_step(m, step);
-  else if (action == "raw") parse_raw_step(m, step);
+  else if (action == "raw") parse_raw_step(m, step, ctx);
   else if (action == "assertion") parse_assertion_step(m, step);
   else if (action == "client_response") parse_client_step(m, step);
   else if (action == "x-concurrent") parse_concurrent(m, step, ctx, ids);
@@ -284,20 +270,33 @@ std::optional<std::string> resolve_operation(const MapReader& m, std::string_vie
 // The ACTS files also write the body's keys straight under `expect` (no
 // `body:`). That shorthand is folded into `body`; a key one edit away from
 // `status` or `body` is reported as a typo instead.
-std::optional<Json> parse_expect(const YAML::Node& node, const std::string& owner, Diagnostics& d) {
+// The ACTS files also write the body's keys straight under `expect` (no
+// `body:`). That shorthand is folded into `body`; a key one edit away from
+// `status` or `body` is reported as a typo instead. Raw steps may also assert
+// on response headers (`headers`, ours): its keys are lower-cased, as header
+// names are case-insensitive.
+std::optional<Json> parse_expect(const YAML::Node& node, const std::string& owner, Diagnostics& d,
+                                 bool raw) {
   MapReader e(node, "'expect' of " + owner, d);
   if (!e.is_map()) return std::nullopt;
   e.check_duplicates();
   Json out = Json::object();
   const bool has_body = e.has("body");
+  Keys known = raw ? Keys(kRawExpectKeys) : Keys(kExpectKeys);
   for (const auto& key : e.keys()) {
     if (key == "status") {
       out["status"] = e.json(key);
     } else if (key == "body") {
       if (e.expect_map("body")) out["body"] = e.json("body");
+    } else if (raw && key == "headers") {
+      if (!e.expect_map("headers")) continue;
+      Json h = Json::object();
+      const Json written = e.json("headers");
+      for (const auto& [name, v] : written.items()) h[lower(name)] = v;
+      out["headers"] = std::move(h);
     } else if (has_body || edit_distance(key, "body") <= 1 || edit_distance(key, "status") <= 1) {
       d.error(e.key_where(key), "unknown key '" + key + "' in " + e.context() +
-                                did_you_mean(key, kExpectKeys));
+                                did_you_mean(key, known));
     } else {
       out["body"][key] = e.json(key);
     }

@@ -1,11 +1,13 @@
 // Our stdio wire actions (docs/scenario-format.md §3.2), x-grades (§3.3) and
 // x-concurrent. Byte payloads are decoded here, once, so a bad escape or a
 // missing fixture is a load error with a line number, not a mid-run surprise.
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
 #include "runner/core/escape.hpp"
 #include "runner/scenario/parser.hpp"
+#include "runner/scenario/until.hpp"
 #include "runner/scenario/yaml_json.hpp"
 
 namespace a2a::scenario::detail {
@@ -32,8 +34,9 @@ constexpr std::string_view kGrades[] = {"pass", "non_strict", "informational", "
 constexpr std::string_view kExpectationKeys[] = {
     "expect", "expect_error", "expect_stream", "x-expect-handshake", "x-expect-response",
     "x-expect-notification", "x-expect-frame", "x-expect-stream", "x-expect-silence",
-    "x-expect-eof", "x-expect-exit"};
+    "x-expect-eof", "x-expect-exit", "x-expect-webhook"};
 constexpr std::string_view kFanOutKeys[] = {"repeat", "steps"};
+constexpr std::string_view kWebhookKeys[] = {"count", "within_ms", "until", "body", "headers", "each_body"};
 
 // In double quotes YAML decodes escapes itself, and "\xff" becomes U+00FF
 // (two bytes). Bytes fields must mean bytes, so a double-quoted scalar is
@@ -54,6 +57,8 @@ bool scalar_bytes(const YAML::Node& node, const ParseContext& ctx, std::string& 
   return core::unescape_bytes(text, out, &why);
 }
 
+}  // namespace
+
 // Decodes the string at `key` of `m` into `out`; records an error if not.
 bool bytes_field(const MapReader& m, std::string_view key, const ParseContext& ctx, std::string& out) {
   if (!m.string(key)) return false;
@@ -64,6 +69,8 @@ bool bytes_field(const MapReader& m, std::string_view key, const ParseContext& c
   }
   return true;
 }
+
+namespace {
 
 void read_fixture(const MapReader& f, const ParseContext& ctx, WireAction& w) {
   auto rel = f.string("file", true);
@@ -166,6 +173,18 @@ void exclusive(const MapReader& s, std::string_view a, std::string_view b) {
   }
 }
 
+// x-expect-webhook: {count, within_ms, until, body, headers, each_body}.
+void parse_expect_webhook(const MapReader& m) {
+  auto s = spec_map(m, "x-expect-webhook", kWebhookKeys);
+  if (!s) return;
+  s->integer("count", 0, 1000);
+  if (auto until = s->string("until")) {
+    auto parsed = parse_until(*until);
+    if (!parsed) s->error("until", parsed.error().message);
+  }
+  s->expect_map("headers");
+}
+
 void parse_expect_exit(const MapReader& m) {
   auto s = spec_map(m, "x-expect-exit", kExitKeys);
   if (!s || !s->has("status")) return;
@@ -236,6 +255,7 @@ void parse_expect_action(const MapReader& m, const std::string& key, WireAction&
       if (!is_true(m.get(key))) spec_map(m, key, kWithinKeys);
       break;
     case WireActionType::kExpectExit: parse_expect_exit(m); break;
+    case WireActionType::kExpectWebhook: parse_expect_webhook(m); break;
     default: break;
   }
 }
@@ -248,7 +268,8 @@ void parse_wire_value(const MapReader& m, WireActionType type, WireAction& w, Pa
   else parse_write_action(m, key, w, ctx);
 }
 
-std::optional<Grade> parse_grade(const MapReader& a, const std::string& step_id, ParseContext& ctx) {
+std::optional<Grade> parse_grade(const MapReader& a, const Step& parent, ParseContext& ctx) {
+  const std::string& step_id = parent.id;
   std::vector<std::string_view> known(std::begin(kGradeKeys), std::end(kGradeKeys));
   known.insert(known.end(), std::begin(kExpectationKeys), std::end(kExpectationKeys));
   a.check_keys(known);
@@ -263,10 +284,19 @@ std::optional<Grade> parse_grade(const MapReader& a, const std::string& step_id,
   for (auto k : kExpectationKeys) {
     if (a.has(k)) actions.push_back(k);
   }
-  if (actions.size() != 1) {
+  // An operation's (or raw step's) expect blocks may come together, as on the
+  // step itself; a wire expectation stands alone.
+  bool ops_only = !actions.empty() && std::all_of(actions.begin(), actions.end(), [](std::string_view k) {
+    return k == "expect" || k == "expect_error" || k == "expect_stream";
+  });
+  if (actions.size() != 1 && !ops_only) {
     a.diags().error(a.where(), a.context() + " needs exactly one expectation (one of " +
-                                   join(kExpectationKeys) + ")");
+                                   join(kExpectationKeys) + "; expect, expect_error and expect_stream may "
+                                   "also come together)");
     return std::nullopt;
+  }
+  if (a.has("expect") && a.has("expect_error")) {
+    a.error("expect_error", "'expect' and 'expect_error' are mutually exclusive");
   }
   Step& act = g.action;
   if (auto type = wire_action_from(actions.front())) {
@@ -278,7 +308,9 @@ std::optional<Grade> parse_grade(const MapReader& a, const std::string& step_id,
   const std::string& owner = a.context();
   act.kind = StepKind::kOperation;
   act.expect_where = a.where(actions.front());
-  if (a.has("expect")) act.expect = parse_expect(a.get("expect"), owner, a.diags());
+  if (a.has("expect")) {
+    act.expect = parse_expect(a.get("expect"), owner, a.diags(), parent.kind == StepKind::kRaw);
+  }
   if (a.has("expect_error")) act.expect_error = parse_expect_error(a.get("expect_error"), owner, a.diags());
   if (a.has("expect_stream")) {
     act.expect_stream = parse_expect_stream(a.get("expect_stream"), owner, a.diags());
@@ -306,7 +338,7 @@ void parse_grades(const MapReader& m, Step& step, ParseContext& ctx) {
   for (const auto& node : m.get("x-grades")) {
     MapReader a(node, "'x-grades[" + std::to_string(index++) + "]' of " + m.context(), m.diags());
     if (!a.is_map()) continue;
-    if (auto g = parse_grade(a, step.id, ctx)) step.grades.push_back(std::move(*g));
+    if (auto g = parse_grade(a, step, ctx)) step.grades.push_back(std::move(*g));
   }
 }
 

@@ -37,7 +37,12 @@ Document parse_document(const YAML::Node& root, ParseContext& ctx);
 
 // parse_step.cpp
 std::vector<Step> parse_steps(const YAML::Node& list, ParseContext& ctx, StepIds& ids);
-std::optional<Json> parse_expect(const YAML::Node& node, const std::string& owner, Diagnostics& d);
+// expect / expect_error / expect_stream of an operation or raw step (`raw`:
+// expect may hold headers).
+void parse_expectations(const MapReader& m, Step& step, bool raw = false);
+// `raw`: the expect block of a raw step, which may also hold `headers`.
+std::optional<Json> parse_expect(const YAML::Node& node, const std::string& owner, Diagnostics& d,
+                                 bool raw = false);
 std::optional<Json> parse_expect_error(const YAML::Node& node, const std::string& owner,
                                        Diagnostics& d);
 // `extra` lists keys allowed besides the ACTS expect-stream keys; `what` names
@@ -51,7 +56,13 @@ Json parse_named_assertions(const MapReader& m, std::string_view key);
 std::optional<std::string> resolve_operation(const MapReader& m, std::string_view key,
                                              std::string* written);
 
+// parse_raw.cpp
+void parse_raw_step(const MapReader& m, Step& step, ParseContext& ctx);
+
 // parse_wire.cpp
+// Decodes the byte string at `key` (escapes, double quotes re-read from the
+// source); records an error and returns false when it cannot.
+bool bytes_field(const MapReader& m, std::string_view key, const ParseContext& ctx, std::string& out);
 void parse_wire_step(const MapReader& m, WireActionType type, Step& step, ParseContext& ctx);
 void parse_grades(const MapReader& m, Step& step, ParseContext& ctx);
 void parse_concurrent(const MapReader& m, Step& step, ParseContext& ctx, StepIds& ids);

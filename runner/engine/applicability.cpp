@@ -1,0 +1,137 @@
+// Which tests run on which binding, and how a result describes itself
+// (declared in scenario_runner.hpp).
+#include <algorithm>
+
+#include "runner/engine/scenario_runner.hpp"
+
+namespace a2a::engine {
+
+namespace {
+
+const BindingTarget kStdio{"stdio", "", "", ""};
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string source_of(const scenario::Test& t) {
+  return t.where.known() ? t.where.str() : t.file;
+}
+
+bool has_step_kind(const std::vector<scenario::Step>& steps, scenario::StepKind k) {
+  bool found = false;
+  scenario::for_each_step(steps, [&](const scenario::Step& s) { found = found || s.kind == k; });
+  return found;
+}
+
+bool fetches_card(const scenario::Test& t) {
+  bool found = false;
+  scenario::for_each_step(t.steps, [&](const scenario::Step& s) { found = found || s.operation == "get_agent_card"; });
+  return found;
+}
+
+std::string filter_text(const std::vector<std::string>& transport) {
+  std::string out;
+  for (const auto& x : transport) out += (out.empty() ? "" : ", ") + x;
+  return "[" + out + "]";
+}
+
+// ACTS §3.3 capabilities precondition against the agent card, when we have one.
+std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card) {
+  if (!pre.is_object() || !pre.contains("capabilities") || !card) return {};
+  const Json caps = card->value("capabilities", Json::object());
+  for (const auto& [k, v] : pre["capabilities"].items()) {
+    if (!caps.contains(k) || caps[k] != v)
+      return "agent card capability " + k + " is not " + v.dump();
+  }
+  return {};
+}
+
+// Runner requirements (ACTS §3.2) this binding cannot meet; "" when all can.
+std::string missing_requirement(const scenario::Test& t, const RunConfig& c, const std::string& binding) {
+  for (const auto& rr : t.runner_requirements) {
+    if (rr == "webhook_endpoint") continue;  // the webhook receiver serves every binding
+    if (binding == "stdio") {
+      if (rr != "concurrent_streams" || c.profile.stream.event_method.size())
+        return "runner requirement '" + rr + "' is not available on the stdio binding";
+    } else if (rr != "concurrent_streams" && rr != "header_inspection") {
+      return "runner requirement '" + rr + "' is not available on the " + binding + " binding";
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string binding_mismatch(const scenario::Test& t, const std::string& b) {
+  if (b == "stdio") {
+    if (!t.binding.empty() && t.binding != "stdio")
+      return "written for the " + std::string(t.binding == "http" ? "HTTP" : t.binding) +
+             " binding; this run is stdio";
+    if (t.binding.empty() && !t.transport.empty())
+      return "ACTS transport filter " + filter_text(t.transport) + " does not include stdio";
+    if (has_step_kind(t.steps, scenario::StepKind::kRaw)) return "raw HTTP steps need an HTTP binding";
+    if (fetches_card(t))
+      return "agent card discovery (GET /.well-known/agent-card.json) needs an HTTP binding";
+    return {};
+  }
+  if (t.binding == "stdio" || (t.binding != "http" && !t.binding.empty() && t.binding != b))
+    return "written for the " + t.binding + " binding; this run is " + b;
+  if (!t.transport.empty() && std::find(t.transport.begin(), t.transport.end(), b) == t.transport.end())
+    return "ACTS transport filter " + filter_text(t.transport) + " does not include " + b;
+  return {};
+}
+
+std::string skip_reason(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
+  const BindingTarget& b = target ? *target : kStdio;
+  if (auto why = binding_mismatch(t, b.binding); !why.empty()) return why;
+  bool stdio = b.binding == "stdio";
+  if (stdio && !t.profiles.empty() &&
+      std::find(t.profiles.begin(), t.profiles.end(), c.profile.name) == t.profiles.end())
+    return "not applicable to profile " + c.profile.name;
+  if (has_step_kind(t.steps, scenario::StepKind::kClient)) return "client test (this run tests an agent)";
+  if (auto why = missing_requirement(t, c, b.binding); !why.empty()) return why;
+  if (!t.requires_behaviors.empty() && !c.assume_behaviors)
+    return "needs the ACTS behaviour prefixes (" + t.requires_behaviors.front() + ", ...)";
+  if (auto why = unmet_capabilities(t.preconditions, c.agent_card); !why.empty())
+    return "precondition not met: " + why;
+  return {};
+}
+
+std::string replay_command(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
+  std::string cmd;
+  if (!c.target_url.empty()) {
+    cmd = "a2a-conform run --url " + shell_quote(c.target_url);
+    if (target && target->is_http()) cmd += " --binding " + target->binding;
+    if (c.insecure_tls) cmd += " --insecure";
+  } else {
+    cmd = "a2a-conform run --agent " + shell_quote(c.agent_command) + " --profile " + shell_quote(c.profile.name);
+  }
+  cmd += " --id " + shell_quote(t.id);
+  for (const auto& p : c.suite_paths) cmd += " " + shell_quote(p);
+  return cmd;
+}
+
+result::ScenarioResult describe(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
+  result::ScenarioResult r;
+  r.id = t.id;
+  r.name = t.name;
+  r.requirement = t.description;
+  r.spec_ref = t.spec_ref;
+  r.level = static_cast<result::Level>(static_cast<int>(t.level));
+  r.suite_id = t.suite_id;
+  r.suite_name = t.suite_name;
+  r.source = source_of(t);
+  r.tags = t.tags;
+  r.binding = target ? target->binding : "stdio";
+  // Profiles are stdio wire profiles: HTTP results have none.
+  if (r.binding == "stdio") r.profile = c.profile.name;
+  r.replay_command = replay_command(t, c, target);
+  return r;
+}
+
+}  // namespace a2a::engine

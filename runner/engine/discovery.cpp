@@ -1,0 +1,165 @@
+#include "runner/engine/discovery.hpp"
+
+#include <algorithm>
+
+#include "runner/match/match_result.hpp"
+#include "runner/transport/http_client.hpp"
+
+namespace a2a::engine {
+
+using Json = nlohmann::json;
+
+namespace {
+
+std::string binding_of(const std::string& protocol_binding) {
+  if (protocol_binding == "JSONRPC") return "jsonrpc";
+  if (protocol_binding == "HTTP+JSON") return "rest";
+  return "";
+}
+
+bool is_v1(const std::string& version) { return version == "1" || version.starts_with("1."); }
+
+std::string str_member(const Json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+// One supportedInterfaces entry: a target, or why not (`note`).
+std::optional<BindingTarget> one_interface(const Json& e, size_t i, std::string& note) {
+  std::string where = "supportedInterfaces[" + std::to_string(i) + "]";
+  if (!e.is_object()) {
+    note = where + " is not an object: not tested";
+    return std::nullopt;
+  }
+  std::string pb = str_member(e, "protocolBinding");
+  std::string url = str_member(e, "url");
+  std::string version = str_member(e, "protocolVersion");
+  std::string label = where + " (" + (pb.empty() ? "no protocolBinding" : pb) + " at " +
+                      (url.empty() ? "no url" : url) + ")";
+  std::string binding = binding_of(pb);
+  if (pb == "GRPC") note = label + ": not tested (this runner has no gRPC binding)";
+  else if (binding.empty()) note = label + ": unknown protocolBinding, not tested";
+  else if (!is_v1(version))
+    note = label + ": protocolVersion '" + version + "' is not tested (only 1.x is supported)";
+  else if (auto u = transport::Url::parse(url); !u)
+    note = label + ": url is not usable (" + u.error().message + "), not tested";
+  if (!note.empty()) return std::nullopt;
+  return BindingTarget{binding, url, str_member(e, "tenant"), version};
+}
+
+std::string join_notes(const std::vector<std::string>& notes) {
+  std::string out;
+  for (const auto& n : notes) out += "\n  - " + n;
+  return out;
+}
+
+constexpr const char* kHint = "Use --binding jsonrpc or --binding rest to test --url directly as that interface.";
+
+}  // namespace
+
+InterfaceMap map_interfaces(const Json& card) {
+  InterfaceMap m;
+  if (!card.is_object()) {
+    m.notes.push_back("the agent card is not a JSON object (" + match::compact(card, 80) + ")");
+    return m;
+  }
+  auto it = card.find("supportedInterfaces");
+  if (it == card.end() || !it->is_array()) {
+    if (card.contains("url") || card.contains("preferredTransport"))
+      m.notes.push_back("the agent card is 0.3-style (url / preferredTransport, no supportedInterfaces): "
+                        "A2A 0.3 agents are not supported yet");
+    else
+      m.notes.push_back("the agent card declares no supportedInterfaces list");
+    return m;
+  }
+  for (size_t i = 0; i < it->size(); ++i) {
+    std::string note;
+    auto t = one_interface((*it)[i], i, note);
+    if (!t) {
+      m.notes.push_back(note);
+      continue;
+    }
+    auto same = std::find_if(m.targets.begin(), m.targets.end(),
+                             [&](const BindingTarget& b) { return b.binding == t->binding; });
+    if (same != m.targets.end()) {
+      m.notes.push_back("supportedInterfaces[" + std::to_string(i) + "] (" + t->binding + " at " + t->url +
+                        "): not tested, the first " + t->binding + " interface (" + same->url + ") is");
+      continue;
+    }
+    m.targets.push_back(std::move(*t));
+  }
+  if (it->empty()) m.notes.push_back("the agent card's supportedInterfaces list is empty");
+  return m;
+}
+
+transport::Url agent_card_url(const transport::Url& base) {
+  transport::Url u = base;
+  u.query.clear();
+  return u.join("/.well-known/agent-card.json");
+}
+
+core::Expected<Discovery> choose_targets(const std::string& url, const core::Expected<Json>& card,
+                                         const std::vector<std::string>& forced) {
+  Discovery d;
+  InterfaceMap m;
+  if (card) {
+    d.card = *card;
+    m = map_interfaces(*card);
+    d.notes = m.notes;
+  }
+  if (forced.empty()) {
+    if (!card)
+      return core::fail(core::ErrorKind::kNotFound,
+                        "could not discover the agent's interfaces: " + card.error().message + "\n" + kHint);
+    if (m.targets.empty())
+      return core::fail(core::ErrorKind::kNotFound,
+                        "the agent card at " + url + " declares no interface this runner can test:" +
+                            join_notes(m.notes) + "\n" + kHint);
+    d.targets = m.targets;
+    return d;
+  }
+  for (const auto& b : forced) {
+    if (std::any_of(d.targets.begin(), d.targets.end(), [&](const auto& t) { return t.binding == b; }))
+      continue;
+    auto found = std::find_if(m.targets.begin(), m.targets.end(), [&](const auto& t) { return t.binding == b; });
+    if (found != m.targets.end()) {
+      d.targets.push_back(*found);
+      continue;
+    }
+    d.targets.push_back(BindingTarget{b, url, "", ""});
+    d.notes.push_back("--binding " + b + ": " +
+                      (card ? std::string("the agent card declares no usable ") + b + " interface"
+                            : "no agent card (" + card.error().message + ")") +
+                      "; testing " + url + " itself as the " + b + " interface");
+  }
+  return d;
+}
+
+core::Expected<Json> fetch_agent_card(const transport::Url& base, bool insecure_tls, core::Deadline deadline) {
+  transport::Url u = agent_card_url(base);
+  transport::HttpRequest req;
+  req.method = "GET";
+  req.target = u.target();
+  req.headers = {{"Accept", "application/json"}};
+  transport::HttpClientOptions o;
+  o.insecure_tls = insecure_tls;
+  o.limits.max_body = 4u << 20;
+  auto r = transport::http_fetch(u, req, deadline, o);
+  std::string what = "GET " + u.str();
+  if (!r) return core::fail(r.error().kind, what + " failed: " + r.error().message);
+  if (r->status != 200)
+    return core::fail(core::ErrorKind::kProtocol, what + " answered HTTP " + std::to_string(r->status));
+  Json card = Json::parse(r->body, nullptr, false);
+  if (card.is_discarded())
+    return core::fail(core::ErrorKind::kParse, what + ": the body is not JSON (" +
+                                                   std::to_string(r->body.size()) + " bytes)");
+  return card;
+}
+
+core::Expected<Discovery> discover(const std::string& url, const std::vector<std::string>& forced,
+                                   bool insecure_tls, core::Deadline deadline) {
+  auto base = transport::Url::parse(url);
+  if (!base) return core::fail(core::ErrorKind::kInvalidArgument, "--url " + url + ": " + base.error().message);
+  return choose_targets(url, fetch_agent_card(*base, insecure_tls, deadline), forced);
+}
+
+}  // namespace a2a::engine
