@@ -82,6 +82,7 @@ enum class Fault {
   kHttpNoPathProtection,
   kHttpNoBodyLimit,
   kHttpRestWrongVerbOk,
+  kHttpExtendedCardNoAuth,
   // agent card
   kCardMissingInterfaces,
   kCardWrongBindingName,

@@ -28,6 +28,7 @@ struct HttpContext {
   AgentCore* core = nullptr;
   Faults faults;
   std::string tenant;  // "" = none: tenant-prefixed REST paths are 404
+  std::vector<std::string> auth_tokens;  // Bearer tokens GetExtendedAgentCard accepts
   bool jsonrpc = true;
   bool rest = true;
   core::Millis max_stream{600000};  // a stream open this long ends (subscribe again)
@@ -42,6 +43,13 @@ void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>&
 void handle_rest(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);
 // The card body's ETag (a strong validator over the exact bytes).
 std::string card_etag(std::string_view body);
+
+// GetExtendedAgentCard needs `Authorization: Bearer <one of auth_tokens>`
+// (spec §3.1.11, §13.3); true when the request has it (or the fault lifts it).
+bool extended_card_authorized(const HttpContext& ctx, const ServerRequest& req);
+// The 401 challenge header for it (RFC 9110 §11.6.1).
+inline constexpr std::string_view kBearerChallenge = "Bearer realm=\"a2a-ref-agent\"";
+inline constexpr int kUnauthenticatedCode = -31401;  // JSON-RPC has no standard code; the Go SDK's
 
 // The media type of a Content-Type value: lower-cased, without parameters.
 std::string media_type(std::string_view content_type);

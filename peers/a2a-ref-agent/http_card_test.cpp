@@ -129,5 +129,37 @@ TEST(HttpMain, PrintsTheListeningLineAndExitsCleanlyOnSigterm) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
 }
 
+TEST(HttpExtendedCard, RequiresABearerTokenOnBothBindings) {
+  auto agent = start_agent();
+  ASSERT_TRUE(agent);
+  HeaderList none = {{"Content-Type", "application/json"}, {"A2A-Version", "1.0"}, {"Authorization", "none"}};
+  RawResponse rpc_none = rpc(*agent, "GetExtendedAgentCard", nullptr, 5, none);
+  EXPECT_EQ(rpc_none.status, 401);
+  EXPECT_TRUE(rpc_none.header("WWW-Authenticate").value_or("").starts_with("Bearer"));
+  EXPECT_EQ(body_json(rpc_none)["id"], 5);
+  EXPECT_EQ(body_json(rpc_none)["error"]["code"], -31401);
+  HeaderList wrong = {{"A2A-Version", "1.0"}, {"Authorization", "Bearer wrong"}};
+  RawResponse rest_wrong = rest(*agent, "GET", "/extendedAgentCard", nullptr, wrong);
+  EXPECT_EQ(rest_wrong.status, 401);
+  EXPECT_EQ(body_json(rest_wrong)["error"]["status"], "UNAUTHENTICATED");
+  RawResponse ok = rest(*agent, "GET", "/extendedAgentCard");
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(body_json(ok)["name"], "a2a-ref-agent");
+}
+
+TEST(HttpExtendedCard, ThePublicCardDeclaresTheBearerScheme) {
+  auto agent = start_agent();
+  ASSERT_TRUE(agent);
+  Json card = body_json(http(*agent, "GET", "/.well-known/agent-card.json"));
+  EXPECT_EQ(card["securitySchemes"]["bearer"]["httpAuthSecurityScheme"]["scheme"], "Bearer");
+}
+
+TEST(HttpExtendedCard, FaultServesItWithoutCredentials) {
+  auto agent = start_agent(Fault::kHttpExtendedCardNoAuth);
+  ASSERT_TRUE(agent);
+  HeaderList none = {{"A2A-Version", "1.0"}, {"Authorization", "none"}};
+  EXPECT_EQ(rest(*agent, "GET", "/extendedAgentCard", nullptr, none).status, 200);
+}
+
 }  // namespace
 }  // namespace a2a::agent

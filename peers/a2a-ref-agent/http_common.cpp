@@ -79,3 +79,20 @@ ServerReply json_reply(int status, const Json& body, std::string content_type) {
 }
 
 }  // namespace a2a::agent
+
+namespace a2a::agent {
+
+bool extended_card_authorized(const HttpContext& ctx, const ServerRequest& req) {
+  if (ctx.faults.has(Fault::kHttpExtendedCardNoAuth)) return true;
+  auto auth = req.header("Authorization");
+  if (!auth) return false;
+  std::string_view v = *auth;
+  // RFC 9110 §11.1: the scheme name is case-insensitive.
+  if (v.size() < 7 || (v.substr(0, 7) != "Bearer " && v.substr(0, 7) != "bearer ")) return false;
+  v.remove_prefix(7);
+  for (const auto& t : ctx.auth_tokens)
+    if (v == t) return true;
+  return false;
+}
+
+}  // namespace a2a::agent

@@ -125,6 +125,14 @@ void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>&
     serve_stream(ctx, ex, m.id, *op, m.params);
     return;
   }
+  if (*op == model::Operation::kGetExtendedAgentCard && !extended_card_authorized(ctx, ex->request())) {
+    // 401 with a challenge; the body is still a JSON-RPC response (§10 C13).
+    ServerReply r = json_reply(401, error_response(f, m.id, CallError{kUnauthenticatedCode,
+        "Unauthenticated: GetExtendedAgentCard requires 'Authorization: Bearer <token>' (spec §13.3)", nullptr}));
+    r.headers.emplace_back("WWW-Authenticate", std::string(kBearerChallenge));
+    ex->reply(std::move(r));
+    return;
+  }
   CallResult r = ctx.core->call(*op, m.params);
   reply(*ex, f, 200, r.ok() ? result_response(f, m.id, r.value()) : error_response(f, m.id, r.error()));
 }

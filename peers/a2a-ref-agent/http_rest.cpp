@@ -109,6 +109,14 @@ void serve(const RestRequest& rr, Operation op, const Json& params) {
     pump_stream(ctx, rr.ex, std::move(opened.stream), format);
     return;
   }
+  if (op == Operation::kGetExtendedAgentCard && !extended_card_authorized(ctx, rr.ex->request())) {
+    ServerReply reply = rest_status_reply(401, "UNAUTHENTICATED",
+                                          "GetExtendedAgentCard requires 'Authorization: Bearer <token>' (spec §13.3)",
+                                          ctx.faults, rr.a2a_json);
+    reply.headers.emplace_back("WWW-Authenticate", std::string(kBearerChallenge));
+    rr.ex->reply(std::move(reply));
+    return;
+  }
   CallResult r = ctx.core->call(op, params);
   if (!r.ok()) {
     rr.fail(r.error());

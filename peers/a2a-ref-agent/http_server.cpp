@@ -92,10 +92,17 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
   ctx->core = a->core_.get();
   ctx->faults = cfg.faults;
   ctx->tenant = o.tenant;
+  ctx->auth_tokens = o.auth_tokens;
   ctx->jsonrpc = serves(o.interfaces, HttpBinding::kJsonRpc);
   ctx->rest = rest;
   ctx->max_stream = o.max_stream;
-  ctx->card_body = jsonrpc::dump(agent_card(cfg));
+  // The public card declares the scheme the extended card requires (§13.3);
+  // no securityRequirements: every other operation is open.
+  Json card = agent_card(cfg);
+  Json scheme = {{"httpAuthSecurityScheme",
+                  {{"scheme", "Bearer"}, {"description", "GetExtendedAgentCard only; see --auth-token"}}}};
+  card["securitySchemes"] = {{"bearer", scheme}};
+  ctx->card_body = jsonrpc::dump(card);
   ctx->card_etag = card_etag(ctx->card_body);
   a->ctx_ = std::move(ctx);
   a->pool_ = std::make_unique<WorkerPool>(o.workers, o.max_workers, o.max_queue);

@@ -26,6 +26,9 @@ struct HttpAgentOptions {
   std::string bind = "127.0.0.1";
   uint16_t port = 0;  // 0 = the system picks
   std::string tenant;  // "" = none; else the card's interfaces carry it and /T/... REST paths are served
+  // Bearer tokens GetExtendedAgentCard accepts (spec §13.3: it requires
+  // authentication with a scheme the public card declares, here "bearer").
+  std::vector<std::string> auth_tokens = {"a2a-conform"};
   std::vector<HttpBinding> interfaces = {HttpBinding::kJsonRpc, HttpBinding::kRest};  // card order; served set
   AgentConfig agent;   // long_running, max_block, faults (interfaces and push_sink are set here)
   int io_threads = 2;

@@ -46,7 +46,20 @@ inline const HeaderList kV1 = {{"A2A-Version", "1.0"}};
 inline RawResponse http(const HttpAgent& a, const std::string& method, const std::string& target,
                         const HeaderList& headers = kV1, std::optional<std::string> body = std::nullopt) {
   RawConn c(a.port());
-  EXPECT_TRUE(c.send(raw_request(method, target, headers, std::move(body))));
+  // The extended card needs credentials (spec §13.3): requests for it carry
+  // the agent's default token unless the test sets its own Authorization
+  // ("Authorization: none" sends none).
+  HeaderList h;
+  bool wants_card = target.find("/extendedAgentCard") != std::string::npos ||
+                    (body && body->find("\"GetExtendedAgentCard\"") != std::string::npos);
+  bool has_auth = false;
+  for (const auto& [n, v] : headers) {
+    bool is_auth = transport::find_header(HeaderList{{n, v}}, "Authorization").has_value();
+    has_auth = has_auth || is_auth;
+    if (!(is_auth && v == "none")) h.emplace_back(n, v);
+  }
+  if (wants_card && !has_auth) h.emplace_back("Authorization", "Bearer a2a-conform");
+  EXPECT_TRUE(c.send(raw_request(method, target, h, std::move(body))));
   auto r = c.read_response(soon(), method == "HEAD");
   EXPECT_TRUE(r.has_value()) << method << " " << target << ": no response";
   return r.value_or(RawResponse{});

@@ -94,6 +94,7 @@ struct Cli {
   int http_port = -1;  // -1 = stdio mode
   std::string bind = "127.0.0.1";
   std::string tenant;
+  std::vector<std::string> auth_tokens = {"a2a-conform"};
   std::string interfaces = "jsonrpc,rest";
 };
 
@@ -116,6 +117,10 @@ void add_options(CLI::App& app, Cli& cli) {
       ->check(CLI::Range(0, 65535));
   app.add_option("--bind", cli.bind, "HTTP listen address")->capture_default_str();
   app.add_option("--tenant", cli.tenant, "HTTP: the tenant the card's interfaces carry (REST also serves /TENANT/...)");
+  app.add_option("--auth-token", cli.auth_tokens,
+                 "HTTP: a Bearer token GetExtendedAgentCard accepts (repeatable; spec 13.3 requires authentication; "
+                 "other operations are open)")
+      ->capture_default_str();
   app.add_option("--interfaces", cli.interfaces, "HTTP: interfaces declared and served, in card order")
       ->capture_default_str();
   app.add_flag("-q,--quiet", cli.quiet, "No diagnostics on stderr");
@@ -163,6 +168,7 @@ int serve_http(const Cli& cli, const Faults& faults) {
   o.bind = cli.bind;
   o.port = static_cast<uint16_t>(cli.http_port);
   o.tenant = cli.tenant;
+  o.auth_tokens = cli.auth_tokens;
   o.interfaces = *bindings;
   o.agent.faults = faults;
   o.agent.long_running = a2a::core::Millis(cli.long_running_ms);

@@ -176,6 +176,7 @@ int run_http(const CliConfig& c, std::istream& script, Printer& p) {
   transport::Transcript transcript;
   HttpSessionOptions o;
   o.insecure_tls = c.insecure;
+  o.bearer_token = c.bearer_token;
   o.uuid_ids = c.uuid_ids;
   if (c.verbose) o.transcript = &transcript;
   o.on_diagnostic = [&p](const std::string& d) { p.error("warning: " + d); };

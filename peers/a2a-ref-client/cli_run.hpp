@@ -33,7 +33,8 @@ struct CliConfig {
   std::string agent;  // command line, split like a shell without expansion
   std::string url;    // the agent's base URL: the card is fetched from {url}/.well-known/agent-card.json
   std::string binding;  // with url: "" = the card's order, "jsonrpc" or "rest" forces one
-  bool insecure = false;  // with an https url: skip certificate verification
+  bool insecure = false;
+  std::string bearer_token;  // with --url: sent as "Authorization: Bearer ..." (the extended card needs it)  // with an https url: skip certificate verification
   core::Millis timeout{30000};
   core::Millis handshake_timeout{10000};
   core::Millis close_grace{5000};

@@ -122,6 +122,7 @@ HttpSession::Prepared HttpSession::prepare(model::Operation op, const Json& para
   Prepared p;
   p.req.headers = {{"A2A-Version", std::string(kClientVersion)},
                    {"Accept", streaming ? "text/event-stream" : "application/json"}};
+  if (!options_.bearer_token.empty()) p.req.headers.emplace_back("Authorization", "Bearer " + options_.bearer_token);
   std::string name(model::canonical_name(op));
   if (chosen_.binding == HttpBinding::kJsonRpc) {
     p.id = next_id();

@@ -25,6 +25,7 @@ namespace a2a::client {
 struct HttpSessionOptions {
   bool insecure_tls = false;                // https: skip certificate checks
   bool uuid_ids = false;                    // JSON-RPC ids: UUIDv7 strings instead of 1, 2, 3, ...
+  std::string bearer_token;                 // non-empty: "Authorization: Bearer <token>" on every call
   transport::Transcript* transcript = nullptr;  // records every byte when set (owned by the caller)
   DiagnosticSink on_diagnostic;             // ignored oddities (SSE ended mid-event, 405 retry)
 };

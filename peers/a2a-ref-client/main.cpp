@@ -172,6 +172,9 @@ void add_global_options(CLI::App& app, CliConfig& c, long long& timeout_ms, long
   app.add_option("--binding", c.binding, "With --url: use the card's first interface of this binding instead of its first usable one")
       ->check(CLI::IsMember({"jsonrpc", "rest"}));
   app.add_flag("--insecure", c.insecure, "With an https --url: do not verify the server certificate");
+  app.add_option("--bearer", c.bearer_token,
+                 "With --url: send 'Authorization: Bearer TOKEN' on every call (GetExtendedAgentCard requires "
+                 "authentication, spec 13.3; a2a-ref-agent accepts 'a2a-conform' by default)");
   app.add_option("--timeout-ms", timeout_ms, "Deadline of each operation, a whole stream included (and of the card fetch)")
       ->default_val(30000)->check(CLI::Range(1LL, 3600LL * 1000));
   app.add_option("--handshake-timeout-ms", handshake_ms, "stdio: deadline for the agent's handshake after spawn (H10)")
