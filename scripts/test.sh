@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
+# The interop tests run partners built on the official A2A JavaScript SDK.
+bash scripts/interop-setup.sh
 BUILD_DIR="${BUILD_DIR:-build}"
 ctest --test-dir "$BUILD_DIR" -j"${JOBS:-2}" --output-on-failure --timeout 300

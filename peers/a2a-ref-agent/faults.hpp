@@ -83,6 +83,10 @@ enum class Fault {
   kHttpNoBodyLimit,
   kHttpRestWrongVerbOk,
   kHttpExtendedCardNoAuth,
+  kHttpJsonrpcAnyVersionMember,
+  kHttpRestUnwrappedSend,
+  kHttpNoQueryLimit,
+  kCardNoCacheHeaders,
   // agent card
   kCardMissingInterfaces,
   kCardWrongBindingName,

@@ -50,8 +50,9 @@ void handle_card(const HttpContext& ctx, HttpExchange& ex) {
     return;
   }
   HeaderList headers = {{"Cache-Control", std::string(kCacheControl)}, {"ETag", ctx.card_etag}};
+  if (ctx.faults.has(Fault::kCardNoCacheHeaders)) headers.clear();
   auto inm = req.header("If-None-Match");
-  if (inm && none_match(*inm, ctx.card_etag)) {
+  if (inm && !headers.empty() && none_match(*inm, ctx.card_etag)) {
     ex.reply(ServerReply{304, std::move(headers), "", false});
     return;
   }

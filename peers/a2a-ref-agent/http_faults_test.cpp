@@ -119,3 +119,47 @@ TEST(HttpFaults, CardNoCapabilities) {
 
 }  // namespace
 }  // namespace a2a::agent
+
+namespace a2a::agent {
+namespace {
+
+using namespace testing;
+
+TEST(HttpFaultsMore, AnyVersionMemberServesAJsonRpc10Request) {
+  std::string body = R"({"jsonrpc":"1.0","id":1,"method":"GetTask","params":{"id":"nope"}})";
+  EXPECT_EQ(body_json(http(*start_agent(), "POST", "/", kJson, body))["error"]["code"], -32600);
+  EXPECT_EQ(body_json(http(*start_agent(Fault::kHttpJsonrpcAnyVersionMember), "POST", "/", kJson, body))["error"]["code"],
+            -32001);
+}
+
+TEST(HttpFaultsMore, BatchPartialMisreadsABatchOverHttp) {
+  std::string batch = R"([{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"a"}}])";
+  EXPECT_EQ(body_json(http(*start_agent(), "POST", "/", kJson, batch))["error"]["code"], -32600);
+  EXPECT_EQ(body_json(http(*start_agent(Fault::kErrBatchPartial), "POST", "/", kJson, batch))["error"]["code"], -32602);
+}
+
+TEST(HttpFaultsMore, UnwrappedSendAnswersTheBareTaskOnRest) {
+  Json params = {{"message", {{"messageId", "m-1"}, {"role", "ROLE_USER"}, {"parts", {{{"text", "hello"}}}}}}};
+  EXPECT_TRUE(body_json(rest(*start_agent(), "POST", "/message:send", params)).contains("task"));
+  Json bare = body_json(rest(*start_agent(Fault::kHttpRestUnwrappedSend), "POST", "/message:send", params));
+  EXPECT_FALSE(bare.contains("task"));
+  EXPECT_TRUE(bare.contains("status")) << bare;
+}
+
+TEST(HttpFaultsMore, NoQueryLimitProcessesLongQueries) {
+  std::string target = "/tasks?x=" + std::string(5000, 'q');
+  EXPECT_EQ(rest(*start_agent(), "GET", target).status, 414);
+  EXPECT_EQ(rest(*start_agent(Fault::kHttpNoQueryLimit), "GET", target).status, 200);
+}
+
+TEST(HttpFaultsMore, NoCacheHeadersDropsCacheControlAndEtag) {
+  RawResponse ok = http(*start_agent(), "GET", "/.well-known/agent-card.json");
+  EXPECT_TRUE(ok.header("ETag").has_value());
+  RawResponse bad = http(*start_agent(Fault::kCardNoCacheHeaders), "GET", "/.well-known/agent-card.json");
+  EXPECT_EQ(bad.status, 200);
+  EXPECT_FALSE(bad.header("ETag").has_value());
+  EXPECT_FALSE(bad.header("Cache-Control").has_value());
+}
+
+}  // namespace
+}  // namespace a2a::agent

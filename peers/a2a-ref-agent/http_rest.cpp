@@ -123,7 +123,11 @@ void serve(const RestRequest& rr, Operation op, const Json& params) {
   } else if (op == Operation::kDeletePushConfig) {
     rr.ex->reply(ServerReply{204, {{"A2A-Version", std::string(kServedVersion)}}, "", false});
   } else {
-    rr.ex->reply(json_reply(200, r.value(), rr.a2a_json ? "application/a2a+json" : "application/json"));
+    Json value = r.value();
+    if (op == Operation::kSendMessage && ctx.faults.has(Fault::kHttpRestUnwrappedSend) && value.is_object() &&
+        value.size() == 1)
+      value = value.begin().value();
+    rr.ex->reply(json_reply(200, value, rr.a2a_json ? "application/a2a+json" : "application/json"));
   }
 }
 
@@ -137,7 +141,7 @@ bool refused(const RestRequest& rr) {
       return true;
     }
   }
-  if (req.query().size() > kMaxQuery) {
+  if (req.query().size() > kMaxQuery && !rr.ctx.faults.has(Fault::kHttpNoQueryLimit)) {
     rr.fail(414, "INVALID_ARGUMENT", "Request-URI too long: the query string is above " + std::to_string(kMaxQuery) +
                                          " bytes");
     return true;

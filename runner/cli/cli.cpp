@@ -1,6 +1,7 @@
 #include "runner/cli/cli.hpp"
 #include "runner/cli/assertion_check.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -41,6 +42,7 @@ struct Options {
   std::vector<std::string> bindings;
   bool insecure = false;
   std::vector<std::string> headers;
+  std::vector<std::string> vars;  // NAME=VALUE
   std::string profile = "p46";
   std::vector<std::string> ids, tags, levels, sections;
   int jobs = 1;
@@ -284,6 +286,20 @@ int cmd_run(const Options& o, const std::string& command_line) {
     std::cerr << docs.error().message << "\n";
     return kExitUsage;
   }
+  // --var: a document-level variable for every test, over the file's own
+  // value (what a user passes is what the official files leave to the runner,
+  // e.g. ACTS's {{insufficientAuthToken}}).
+  for (const auto& v : o.vars) {
+    auto eq = v.find('=');
+    std::string name = v.substr(0, eq), value = v.substr(eq + 1);
+    for (auto& d : *docs)
+      for (auto& su : d.suites)
+        for (auto& t : su.tests) {
+          auto it = std::find_if(t.variables.begin(), t.variables.end(), [&](const auto& p) { return p.first == name; });
+          if (it != t.variables.end()) it->second = value;
+          else t.variables.emplace_back(name, value);
+        }
+  }
   auto tests = scenario::select_tests(*docs, selection_of(o));
   if (tests.empty()) {
     std::cerr << "a2a-conform run: no scenario matches the selection\n";
@@ -334,9 +350,16 @@ int main_with_args(int argc, char** argv) {
       ->check(CLI::IsMember({"jsonrpc", "rest"}))
       ->allow_extra_args(false);
   run->add_flag("--insecure", o.insecure, "With an https --url: do not verify TLS certificates");
+  run->add_option("--var", o.vars, "NAME=VALUE: a variable {{NAME}} for every scenario, over the file's own (repeatable)")
+      ->allow_extra_args(false)
+      ->check([](const std::string& v) {
+        auto eq = v.find('=');
+        return eq == std::string::npos || eq == 0 ? std::string("expected NAME=VALUE") : std::string();
+      });
   run->add_option("--header", o.headers,
                   "With --url: 'Name: value' sent with every abstract operation, e.g. credentials: "
                   "--header 'Authorization: Bearer TOKEN' (repeatable; raw steps send only their own headers)")
+      ->allow_extra_args(false)
       ->check([](const std::string& h) {
         auto c = h.find(':');
         return c == std::string::npos || c == 0 ? std::string("expected 'Name: value'") : std::string();

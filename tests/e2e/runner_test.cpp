@@ -59,7 +59,7 @@ std::vector<int> processes_with_marker(const std::string& marker) {
 TEST(RunnerSelfTest, EveryStdioScenarioPassesAgainstTheReferenceAgent) {
   fs::path out = artifacts_dir() / "selftest";
   auto r = run_command({kConform, "run", "--agent", kAgent, "-j2", "-q", "--color", "never",
-                        "--report-dir", out.string(), kSrc + "/suites/stdio"},
+                        "--report-dir", out.string(), kSrc + "/suites/stdio", kSrc + "/suites/a2a"},
                        240000);
   ASSERT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

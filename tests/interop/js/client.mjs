@@ -2,7 +2,7 @@
 // The official A2A JavaScript SDK's client (@a2a-js/sdk 1.3.0) driving an agent through every
 // A2A 1.0 operation on one binding:
 //
-//   node client.mjs --url http://127.0.0.1:PORT --binding jsonrpc|rest
+//   node client.mjs --url http://127.0.0.1:PORT --binding jsonrpc|rest [--token BEARER]
 //
 // The agent card is resolved from URL/.well-known/agent-card.json by the SDK's
 // DefaultAgentCardResolver; the SDK's ClientFactory, given only the transport factory of the
@@ -42,11 +42,18 @@ function finish() {
   process.exit(counts.failed === 0 ? 0 : 1);
 }
 
+// `--token T` adds `Authorization: Bearer T` to every request (the extended
+// card requires authentication, spec §13.3).
+let bearerToken = '';
+
 // Every HTTP exchange the SDK makes (card, calls, streams) ends within kCallTimeoutMs.
 function boundedFetch(input, init = {}) {
   const timeout = AbortSignal.timeout(kCallTimeoutMs);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-  return fetch(input, { ...init, signal });
+  if (!bearerToken) return fetch(input, { ...init, signal });
+  const headers = new Headers(init.headers || (input instanceof Request ? input.headers : undefined));
+  headers.set('Authorization', `Bearer ${bearerToken}`);
+  return fetch(input, { ...init, headers, signal });
 }
 
 function withTimeout(promise, what) {
@@ -294,6 +301,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i += 2) {
     if (argv[i] === '--url') args.url = argv[i + 1];
     else if (argv[i] === '--binding') args.binding = argv[i + 1];
+    else if (argv[i] === '--token') args.token = argv[i + 1];
     else return null;
   }
   return args.url && kBindings[args.binding] ? args : null;
@@ -311,6 +319,7 @@ async function main() {
   }, kRunTimeoutMs).unref();
 
   const binding = kBindings[args.binding];
+  bearerToken = args.token || '';
   let card;
   let client;
   try {
