@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
 namespace fs = std::filesystem;
@@ -31,33 +32,9 @@ Json read_json(const fs::path& p) {
 }
 
 // The reference agent on an HTTP port the system picks; stopped at the end.
-class HttpAgent {
+class HttpAgent : public a2a::testing::HttpPeer {
  public:
-  HttpAgent() {
-    a2a::transport::SpawnOptions o;
-    o.argv = {kAgent, "--http", "0"};
-    auto p = a2a::transport::StdioProcess::spawn(o);
-    if (!p) return;
-    proc_ = std::move(*p);
-    // First stdout line: "a2a-ref-agent listening on http://127.0.0.1:PORT".
-    auto deadline = a2a::core::Deadline::after(a2a::core::Millis(10000));
-    std::string out;
-    while (out.find('\n') == std::string::npos) {
-      auto rd = proc_->read_some(deadline);
-      if (rd.status != a2a::transport::ReadResult::Status::kData) break;
-      out += rd.data;
-    }
-    auto at = out.find("http://");
-    if (at != std::string::npos) url_ = out.substr(at, out.find('\n', at) - at);
-  }
-  ~HttpAgent() {
-    if (proc_) proc_->shutdown(a2a::core::Millis(100), a2a::core::Millis(2000));
-  }
-  const std::string& url() const { return url_; }
-
- private:
-  std::unique_ptr<a2a::transport::StdioProcess> proc_;
-  std::string url_;
+  HttpAgent() : HttpPeer({kAgent, "--http", "0", "-q"}) {}
 };
 
 }  // namespace
