@@ -128,6 +128,11 @@ OpResult call_operation(Session& s, const std::string& operation, const Json& pa
   if (!sent) {
     OpResult r;
     r.request_id = id;
+    // A closed stdin usually means the agent exited; its stdout may still hold
+    // the real cause (a truncated frame, an exit status). Give the reader a
+    // short, bounded moment to reach EOF so the reason names it.
+    if (sent.error().kind == core::ErrorKind::kBrokenPipe)
+      s.conn->wait_eof(deadline.min(core::Deadline::after(core::Millis(1000))));
     no_response(r, s, "could not write the " + method + " request (" + sent.error().message + ")",
                 deadline);
     return r;

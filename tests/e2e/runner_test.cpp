@@ -130,6 +130,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Hostile{"flood-stdout.sh", "FAIL", "not valid framing"},
                       Hostile{"huge-length.sh", "FAIL", "body_too_large"},
                       Hostile{"exit-mid-frame.sh", "FAIL", "truncated_body"},
+                      Hostile{"close-stdin-mid-frame.sh", "FAIL", "truncated_body"},
                       Hostile{"grandchild.sh", "FAIL", "no response with id"},
                       Hostile{"stderr-flood.sh", "FAIL", "no response with id"}),
     [](const auto& info) {
