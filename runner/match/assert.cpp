@@ -162,6 +162,12 @@ void match_into(const Json* actual, const Json& assertion, const std::string& pa
   if (!assertion.is_object()) return match_exact(actual, assertion, path, out);
   Classified c = classify(assertion);
   if (!c.error.empty()) return out.add_error(path, c.error);
+  // `{items: ...}` alone reads as a field named "items" (objects have such
+  // fields), unless the value it is matched against is an array, where only the
+  // operator makes sense.
+  if (c.ops.empty() && c.fields.size() == 1 && c.fields[0].first == "items" && actual &&
+      actual->is_array())
+    std::swap(c.ops, c.fields);
   if (!c.ops.empty()) match_operators(actual, c, assertion, path, out);
   // A missing value was already reported by the operators.
   if (c.ops.empty() || (!c.fields.empty() && actual)) match_fields(actual, c, assertion, path, out);

@@ -138,7 +138,11 @@ INSTANTIATE_TEST_SUITE_P(
              R"({"type": "array", "items": {"id": {"exists": true}, "name": {"exists": true}}})", false},
         Case{"ItemsListIsPositional", R"([{"protocolVersion": "1.0"}, {"protocolVersion": "0.3"}])",
              R"({"type": "array", "count_gte": 1, "items": [{"protocolVersion": {"starts_with": "1."}}]})", true},
-        Case{"ItemsAloneIsAField", R"({"items": [1]})", R"({"items": [1]})", true}),
+        Case{"ItemsAloneIsAField", R"({"items": [1]})", R"({"items": [1]})", true},
+        Case{"ItemsAloneOnAnArrayIsTheOperator", R"([{"id": "a"}, {"id": "b"}])",
+             R"({"items": {"id": {"exists": true}}})", true},
+        Case{"ItemsAloneOnAnArrayFailsOnOneElement", R"([{"id": "a"}, {"x": "b"}])",
+             R"({"items": {"id": {"exists": true}}})", false}),
     case_name);
 
 TEST(AssertionMessages, NamePathExpectedAndActual) {
