@@ -175,6 +175,8 @@ bool AgentConnection::quiet_for(Millis quiet, Deadline deadline) {
   size_t seen = next_seq_;
   auto until = Deadline::at(quiet_start + quiet).min(deadline);
   while (!until.expired() && interrupted_.empty()) {
+    // Once stdout has ended nothing more can arrive: the silence is proven.
+    if (eof_) break;
     cv_.wait_until(lk, until.time());
     if (next_seq_ != seen || last_byte_at_ > quiet_start) return false;
   }

@@ -63,7 +63,8 @@ class AgentConnection {
   void remove(size_t seq);
   // Copies of the frames nobody consumed yet (for diagnostics).
   std::vector<InboxFrame> pending() const;
-  // True when no byte arrives from the agent for `quiet`, bounded by deadline.
+  // True when no byte arrives from the agent for `quiet`, bounded by deadline;
+  // true at once when stdout has ended (nothing more can arrive).
   bool quiet_for(core::Millis quiet, core::Deadline deadline);
   // Waits for stdout EOF (true) or the deadline (false).
   bool wait_eof(core::Deadline deadline);

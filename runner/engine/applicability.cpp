@@ -1,6 +1,7 @@
 // Which tests run on which binding, and how a result describes itself
 // (declared in scenario_runner.hpp).
 #include <algorithm>
+#include <cctype>
 
 #include "runner/engine/scenario_runner.hpp"
 
@@ -102,12 +103,25 @@ std::string skip_reason(const scenario::Test& t, const RunConfig& c, const Bindi
   return {};
 }
 
+// Reports travel (the HTML report goes to people who decide), so credentials
+// given with --header stay out of the replay command; the user re-adds them.
+bool is_secret_header(const std::string& name) {
+  std::string n;
+  for (char ch : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (n == "authorization" || n == "proxy-authorization" || n == "cookie") return true;
+  for (const char* word : {"token", "key", "secret", "auth", "password", "session"})
+    if (n.find(word) != std::string::npos) return true;
+  return false;
+}
+
 std::string replay_command(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
   std::string cmd;
   if (!c.target_url.empty()) {
     cmd = "a2a-conform run --url " + shell_quote(c.target_url);
     if (target && target->is_http()) cmd += " --binding " + target->binding;
     if (c.insecure_tls) cmd += " --insecure";
+    for (const auto& [name, value] : c.http_headers)
+      cmd += " --header " + shell_quote(name + ": " + (is_secret_header(name) ? "<redacted>" : value));
   } else {
     cmd = "a2a-conform run --agent " + shell_quote(c.agent_command) + " --profile " + shell_quote(c.profile.name);
   }

@@ -316,5 +316,18 @@ TEST(Webhooks, NeededByRequirementVariableOrStep) {
   EXPECT_TRUE(needs_webhooks(v));
 }
 
+TEST(BindingRun, ReplayCommandRepeatsHeadersWithCredentialsRedacted) {
+  RunConfig c = url_config("http://127.0.0.1:9");
+  c.http_headers = {{"Authorization", "Bearer s3cret"}, {"X-Api-Key", "k1"}, {"X-Tenant-Hint", "blue"}};
+  scenario::Step get = op_step("get", "get_task", {{"id", "t-1"}});
+  auto t = test_with({get}, "");
+  std::string cmd = replay_command(t, c, &c.bindings[0]);
+  EXPECT_NE(cmd.find("--header 'Authorization: <redacted>'"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find("--header 'X-Api-Key: <redacted>'"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find("--header 'X-Tenant-Hint: blue'"), std::string::npos) << cmd;
+  EXPECT_EQ(cmd.find("s3cret"), std::string::npos) << cmd;
+  EXPECT_EQ(cmd.find("k1"), std::string::npos) << cmd;
+}
+
 }  // namespace
 }  // namespace a2a::engine

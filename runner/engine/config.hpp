@@ -42,7 +42,8 @@ struct RunConfig {
   // --header "Name: value": sent with every abstract operation over HTTP (the
   // credentials an agent wants, e.g. for GetExtendedAgentCard; spec §13.3).
   // Raw steps send only the headers they write.
-  std::vector<std::pair<std::string, std::string>> http_headers;               // --insecure: no certificate checks (https)
+  // Replay commands repeat them, with credential values redacted.
+  std::vector<std::pair<std::string, std::string>> http_headers;
   scenario::Profile profile;
   std::vector<std::string> suite_paths;    // as given (for replay commands)
   int jobs = 1;
