@@ -4,5 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-2}"
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+EXTRA=()
+# CI keeps line tables only (-g1): stack traces still name file:line, and the
+# 2-core build is about a fifth shorter than with full debug info.
+if [ -n "${CI:-}" ]; then EXTRA+=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"); fi
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" "${EXTRA[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j"$JOBS"
