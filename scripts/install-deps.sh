@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package the build, the tests and the reports need.
+# Installs every Debian package the build, the tests and the reports need
+# (clang, its sanitizer/libFuzzer runtimes and llvm-symbolizer: the sanitizer
+# and fuzzing passes, docs/sanitizers.md and docs/fuzzing.md).
 # Safe to run again; needs root (or sudo). Only Debian's archive is used.
 set -euo pipefail
 SUDO=""
@@ -10,6 +12,7 @@ PKGS=(
   libboost1.81-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev googletest
   libssl-dev
+  clang libclang-rt-14-dev llvm-14
   chromium
 )
 missing=()
