@@ -36,10 +36,11 @@ struct IncludeWalker {
 };
 
 void inherit(Document& doc, const StringPairs& inherited) {
-  for (const auto& [name, value] : inherited) {
-    auto same = [&](const auto& p) { return p.first == name; };
+  for (const auto& var : inherited) {
+    // Not a structured binding: clang 14 (the fuzz/sanitizer compiler) cannot capture one.
+    auto same = [&](const auto& p) { return p.first == var.first; };
     if (std::none_of(doc.variables.begin(), doc.variables.end(), same)) {
-      doc.variables.emplace_back(name, value);
+      doc.variables.emplace_back(var.first, var.second);
     }
   }
 }

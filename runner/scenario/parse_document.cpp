@@ -75,10 +75,11 @@ void parse_agent(const MapReader& owner, AgentOptions& agent) {
   if (!owner.expect_map("x-agent")) return;
   MapReader a(owner.get("x-agent"), "'x-agent' of " + owner.context(), owner.diags());
   a.check_keys(kAgentKeys);
-  for (auto& [name, value] : parse_string_map(a, "env", true)) {
-    auto same = [&](const auto& p) { return p.first == name; };
+  for (auto& var : parse_string_map(a, "env", true)) {
+    // Not a structured binding: clang 14 (the fuzz/sanitizer compiler) cannot capture one.
+    auto same = [&](const auto& p) { return p.first == var.first; };
     agent.env.erase(std::remove_if(agent.env.begin(), agent.env.end(), same), agent.env.end());
-    agent.env.emplace_back(name, value);
+    agent.env.emplace_back(var.first, var.second);
   }
   if (auto mode = a.one_of("handshake", kHandshakeModes)) agent.manual_handshake = *mode == "manual";
 }
