@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runner/jsonrpc/message.hpp"
 #include "runner/match/match_result.hpp"
 #include "runner/transport/http_client.hpp"
 
@@ -148,7 +149,7 @@ core::Expected<Json> fetch_agent_card(const transport::Url& base, bool insecure_
   if (!r) return core::fail(r.error().kind, what + " failed: " + r.error().message);
   if (r->status != 200)
     return core::fail(core::ErrorKind::kProtocol, what + " answered HTTP " + std::to_string(r->status));
-  Json card = Json::parse(r->body, nullptr, false);
+  Json card = jsonrpc::parse_json_or_discarded(r->body);
   if (card.is_discarded())
     return core::fail(core::ErrorKind::kParse, what + ": the body is not JSON (" +
                                                    std::to_string(r->body.size()) + " bytes)");

@@ -63,6 +63,15 @@ std::string media_type(const transport::HeaderList& headers) {
   return ct;
 }
 
+void note_cut_body(OpResult& r) {
+  std::string cut = "the HTTP " + std::to_string(r.http_status) + " body did not end within " +
+                    std::to_string(transport::HttpLimits{}.max_body >> 20) + " MiB; the rest was not read";
+  if (r.status == OpResult::Status::kNoResponse)
+    r.problem = cut + "; " + r.problem;
+  else
+    add_violation(r, cut);
+}
+
 namespace {
 
 void failed(Session& s, OpResult& r, const core::Error& e, const std::string& what) {
@@ -94,6 +103,7 @@ bool stream_exchange(Session& s, const transport::Url& url, const transport::Htt
   wire::SseParser parser;
   std::vector<wire::SseEvent> evs;
   size_t count = 0;
+  bool cut = false;  // we stopped reading: the agent's last bytes prove nothing
   collected = false;
   auto on_head = [&](const transport::HttpResponse& head) {
     r.http_status = head.status;
@@ -108,7 +118,12 @@ bool stream_exchange(Session& s, const transport::Url& url, const transport::Htt
   };
   auto on_bytes = [&](std::string_view bytes) {
     if (collected) {
-      if (whole.size() + bytes.size() > kMaxWhole) return false;
+      if (whole.size() + bytes.size() > kMaxWhole) {
+        cut = true;
+        add_violation(r, "the response body did not end within " + std::to_string(kMaxWhole >> 20) +
+                             " MiB; the rest was not read");
+        return false;
+      }
       whole.append(bytes);
       return true;
     }
@@ -117,7 +132,9 @@ bool stream_exchange(Session& s, const transport::Url& url, const transport::Htt
     for (const auto& ev : evs) {
       on_data(ev.data);
       if (++count >= kMaxEvents) {
-        add_violation(r, "the stream was cut after " + std::to_string(kMaxEvents) + " events");
+        cut = true;
+        add_violation(r, "the stream did not end within " + std::to_string(kMaxEvents) +
+                             " events; the rest was not read");
         return false;
       }
     }
@@ -136,7 +153,12 @@ bool stream_exchange(Session& s, const transport::Url& url, const transport::Htt
     failed(s, r, res.error(), what);
     return false;
   }
-  if (!collected && parser.has_partial_event())
+  if (res->truncated && !cut) {
+    cut = true;
+    add_violation(r, "the stream did not end within " + std::to_string(transport::HttpLimits{}.max_body >> 20) +
+                         " MiB; the rest was not read");
+  }
+  if (!collected && !cut && parser.has_partial_event())
     add_violation(r, "the SSE stream ended in the middle of an event (no closing blank line)");
   return true;
 }
@@ -161,11 +183,12 @@ void check_envelope(OpResult& r, const Json& j, const Json& id, const std::strin
 
 // A whole body that must be one JSON-RPC response to request `id`.
 void take_jsonrpc_body(OpResult& r, const std::string& body, const Json& id) {
-  Json j = Json::parse(body, nullptr, false);
+  std::string why;
+  Json j = jsonrpc::parse_json(body, &why).value_or(Json(Json::value_t::discarded));
   if (j.is_discarded() || !j.is_object() || (!j.contains("result") && !j.contains("error"))) {
     r.status = OpResult::Status::kNoResponse;
-    r.problem = "HTTP " + std::to_string(r.http_status) + " body is not a JSON-RPC response: " +
-                core::escape_bytes(body, 200);
+    r.problem = "HTTP " + std::to_string(r.http_status) + " body is not a JSON-RPC response" +
+                (why.empty() ? "" : " (not JSON: " + why + ")") + ": " + core::escape_bytes(body, 200);
     return;
   }
   check_envelope(r, j, id, "the response");
@@ -189,9 +212,11 @@ void check_json_type(OpResult& r) {
 void jsonrpc_stream(Session& s, const transport::Url& url, const transport::HttpRequest& req, const Json& id,
                     core::Deadline d, OpResult& r) {
   auto on_data = [&](const std::string& data) {
-    Json j = Json::parse(data, nullptr, false);
+    std::string why;
+    Json j = jsonrpc::parse_json(data, &why).value_or(Json(Json::value_t::discarded));
     if (j.is_discarded() || !j.is_object() || (!j.contains("result") && !j.contains("error"))) {
-      add_violation(r, "SSE data is not a JSON-RPC response (a2a-protocol.md §4.5): " + core::escape_bytes(data, 120));
+      add_violation(r, "SSE data is not a JSON-RPC response (a2a-protocol.md §4.5)" +
+                           (why.empty() ? "" : " (not JSON: " + why + ")") + ": " + core::escape_bytes(data, 120));
       return;
     }
     check_envelope(r, j, id, "a stream event");
@@ -234,6 +259,7 @@ OpResult jsonrpc_operation(Session& s, model::Operation op, const Json& params, 
   if (!resp) return r;
   check_json_type(r);
   take_jsonrpc_body(r, resp->body, id);
+  if (resp->truncated) note_cut_body(r);
   return r;
 }
 
@@ -252,7 +278,7 @@ OpResult agent_card_operation(Session& s, core::Deadline d) {
   req.headers = {{"Accept", "application/json"}, {"A2A-Version", s.a2a_version()}};
   auto resp = exchange(s, url, req, d, r);
   if (!resp) return r;
-  Json j = Json::parse(resp->body, nullptr, false);
+  Json j = jsonrpc::parse_json_or_discarded(resp->body);
   if (resp->status == 200 && !j.is_discarded()) {
     r.status = OpResult::Status::kResult;
     r.result = j;

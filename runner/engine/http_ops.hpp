@@ -30,6 +30,10 @@ bool is_json_type(const std::string& content_type);  // application/json or appl
 // The Content-Type's media type, lower-cased, without parameters ("" when none).
 std::string media_type(const transport::HeaderList& headers);
 
+// A unary body above max_body, cut by us: said first in r.problem (or as a
+// violation), or the reason would only show its valid start as "not JSON".
+void note_cut_body(OpResult& r);
+
 // One unary exchange; on failure `r` becomes kNoResponse (why in r.problem).
 std::optional<transport::HttpResponse> exchange(Session& s, const transport::Url& url,
                                                 const transport::HttpRequest& req, core::Deadline d,

@@ -150,7 +150,7 @@ Json raw_root(const transport::HttpResponse& resp) {
     std::string name = lower(k);
     headers[name] = headers.contains(name) ? headers[name].get<std::string>() + ", " + v : v;
   }
-  Json body = resp.body.empty() ? Json() : Json::parse(resp.body, nullptr, false);
+  Json body = resp.body.empty() ? Json() : jsonrpc::parse_json_or_discarded(resp.body);
   if (body.is_discarded()) body = resp.body;
   return Json{{"status", resp.status}, {"headers", std::move(headers)}, {"body", std::move(body)}};
 }
@@ -161,7 +161,7 @@ std::vector<Json> raw_events(const std::string& body) {
   parser.feed(body, evs);
   std::vector<Json> out;
   for (const auto& e : evs) {
-    Json j = Json::parse(e.data, nullptr, false);
+    Json j = jsonrpc::parse_json_or_discarded(e.data);
     out.push_back(j.is_discarded() ? Json(e.data) : std::move(j));
   }
   return out;

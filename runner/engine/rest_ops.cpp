@@ -40,7 +40,7 @@ void take_rest_body(OpResult& r, const std::string& body, const std::string& con
   if (is_2xx(r.http_status)) {
     r.status = OpResult::Status::kResult;
     if (body.empty()) return;  // e.g. DeleteTaskPushNotificationConfig: 204 / empty 200
-    Json j = Json::parse(body, nullptr, false);
+    Json j = jsonrpc::parse_json_or_discarded(body);
     if (j.is_discarded()) {
       add_violation(r, "the HTTP " + std::to_string(r.http_status) + " body is not JSON: " +
                            core::escape_bytes(body, 120));
@@ -55,7 +55,7 @@ void take_rest_body(OpResult& r, const std::string& body, const std::string& con
   }
   r.status = OpResult::Status::kError;
   r.error_status = r.http_status;
-  Json j = Json::parse(body, nullptr, false);
+  Json j = jsonrpc::parse_json_or_discarded(body);
   if (j.is_discarded() || !j.is_object() || !j.contains("error") || !j["error"].is_object()) {
     r.error = Json::object();
     add_violation(r, "the HTTP " + std::to_string(r.http_status) +
@@ -69,7 +69,7 @@ void take_rest_body(OpResult& r, const std::string& body, const std::string& con
 
 // One SSE data of a REST stream: a StreamResponse, or {"error": ...}.
 void take_event(OpResult& r, const std::string& data) {
-  Json j = Json::parse(data, nullptr, false);
+  Json j = jsonrpc::parse_json_or_discarded(data);
   if (j.is_discarded() || !j.is_object()) {
     add_violation(r, "SSE data is not a JSON object (a2a-protocol.md §4.5): " + core::escape_bytes(data, 120));
     return;
@@ -102,6 +102,7 @@ OpResult rest_operation(Session& s, const std::string& operation, const Json& pa
   if (!streaming) {
     auto resp = exchange(s, url, req, d, r);
     if (resp) take_rest_body(r, resp->body, media_type(r.http_headers));
+    if (resp && resp->truncated) note_cut_body(r);
     return r;
   }
   std::string whole;

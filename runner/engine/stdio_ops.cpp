@@ -142,13 +142,14 @@ OpResult call_operation(Session& s, const std::string& operation, const Json& pa
 }
 
 std::string describe_pending(const AgentConnection& conn, size_t max_frames) {
-  auto frames = conn.pending();
+  size_t total = conn.unconsumed();
+  auto frames = conn.pending(max_frames);  // not all: a flood may have queued 64 MiB
   if (frames.empty()) return {};
-  std::string out = std::to_string(frames.size()) + " unconsumed frame(s) from the agent: ";
-  for (size_t i = 0; i < frames.size() && i < max_frames; ++i) {
+  std::string out = std::to_string(total) + " unconsumed frame(s) from the agent: ";
+  for (size_t i = 0; i < frames.size(); ++i) {
     if (i) out += "; ";
     out += frames[i].json ? match::compact(*frames[i].json, 160)
-                          : "(not JSON) " + frames[i].body.substr(0, 80);
+                          : "(not JSON: " + frames[i].json_error + ") " + frames[i].body.substr(0, 80);
   }
   return out;
 }

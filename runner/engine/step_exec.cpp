@@ -136,10 +136,13 @@ StepOutcome run_operation(Session& s, const Step& st) {
     return r.deadline_hit ? StepOutcome::timeout(r.problem) : StepOutcome::fail(r.problem);
   bool streaming = is_streaming_operation(st.operation);
   StepOutcome o = st.grades.empty() ? check_expectations(s, st, r, streaming) : grade(s, st, &r);
-  if (o.ok() && !r.violations.empty()) {
+  if (!r.violations.empty()) {
     std::string all;
     for (const auto& v : r.violations) all += (all.empty() ? "" : "; ") + v;
-    o = StepOutcome::fail("binding violation: " + all);
+    if (o.ok())
+      o = StepOutcome::fail("binding violation: " + all);
+    else if (o.outcome == result::Outcome::kFail && o.failure)
+      o.failure->message += " (binding violations: " + all + ")";  // often the cause: an event that was dropped
   }
   if (o.ok() && st.expect_stream == std::nullopt && !r.stream_errors.empty() && streaming)
     o.note = "stream carried " + std::to_string(r.stream_errors.size()) + " error event(s)";

@@ -5,6 +5,7 @@
 
 #include "runner/core/escape.hpp"
 #include "runner/engine/webhooks.hpp"
+#include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"
 #include "runner/match/until.hpp"
 #include "runner/match/vars.hpp"
@@ -14,7 +15,7 @@ namespace a2a::engine {
 namespace {
 
 Json body_json(const WebhookDelivery& d) {
-  Json j = d.body.empty() ? Json() : Json::parse(d.body, nullptr, false);
+  Json j = d.body.empty() ? Json() : jsonrpc::parse_json_or_discarded(d.body);
   return j.is_discarded() ? Json(d.body) : j;
 }
 

@@ -464,6 +464,25 @@ INSTANTIATE_TEST_SUITE_P(
                  "VERSION_NOT_SUPPORTED", "Version not supported"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+TEST(ParseJson, RefusesNestingDeeperThan512LevelsBeforeParsing) {
+  std::string why;
+  std::string ok = std::string(512, '[') + std::string(512, ']');
+  EXPECT_TRUE(parse_json(ok, &why).has_value()) << why;
+  std::string bomb = "{\"result\":" + std::string(5u << 20, '[') + std::string(5u << 20, ']') + "}";
+  EXPECT_FALSE(parse_json(bomb, &why).has_value());
+  EXPECT_EQ(why, "nesting deeper than 512 levels");
+  EXPECT_TRUE(parse_json_or_discarded(bomb).is_discarded());
+  EXPECT_EQ(parse_json_or_discarded(R"({"a":"[[[["})"), (Json{{"a", "[[[["}})) << "brackets in strings do not count";
+}
+
+TEST(ParseJson, SaysWhyOrdinaryGarbageIsNotJson) {
+  std::string why;
+  EXPECT_FALSE(parse_json("data: {}", &why).has_value());
+  EXPECT_NE(why.find("parse error at line 1, column 1"), std::string::npos) << why;
+  EXPECT_FALSE(parse_json("{\"a\":1} x").has_value()) << "trailing bytes are not JSON";
+  EXPECT_TRUE(parse_json_or_discarded("").is_discarded());
+}
+
 TEST(ErrorTable, HasNineRowsWithDistinctCodesAndReasons) {
   auto rows = error_table();
   EXPECT_EQ(rows.size(), 9u);

@@ -234,6 +234,19 @@ std::optional<Message> parse_message(std::string_view body, std::string* why) {
   return to_message(has_error ? Kind::kError : Kind::kResponse, std::move(*doc));
 }
 
+std::optional<Json> parse_json(std::string_view body, std::string* why) {
+  std::string parse_why;
+  auto doc = parse_document(body, parse_why);
+  if (!doc && why) *why = std::move(parse_why);
+  return doc;
+}
+
+Json parse_json_or_discarded(std::string_view body) {
+  std::string ignored;
+  auto doc = parse_document(body, ignored);
+  return doc ? std::move(*doc) : Json(Json::value_t::discarded);
+}
+
 Json make_request(const Json& id, std::string_view method, const Json& params) {
   Json j = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) j["params"] = params;  // absent rather than null: null is not a structured value

@@ -63,6 +63,13 @@ Incoming classify_incoming(std::string_view body, Strictness strictness = Strict
 // for bodies that are not JSON or not a JSON-RPC request/notification/response.
 std::optional<Message> parse_message(std::string_view body, std::string* why = nullptr);
 
+// Any JSON text a peer sent (not only JSON-RPC), parsed with the same guard
+// as above: nesting deeper than 512 levels is refused before parsing, since
+// dump(), comparisons and matchers recurse. nullopt (and *why) when refused.
+std::optional<Json> parse_json(std::string_view body, std::string* why = nullptr);
+// The same as a discarded value on failure, like Json::parse(body, nullptr, false).
+Json parse_json_or_discarded(std::string_view body);
+
 // Builders. All produce compact JSON text via dump(). A null `params` leaves
 // the member out (null is not a structured value); a null `result` is kept.
 Json make_request(const Json& id, std::string_view method, const Json& params);

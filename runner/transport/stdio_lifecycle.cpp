@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -114,10 +115,12 @@ void StdioProcess::Impl::reap_and_clean_group() {
   // The child is a zombie here, so group `pid` cannot be a recycled id.
   ::kill(-pid, SIGKILL);
   int st = 0;
+  struct rusage ru{};
   int r;
   do {
-    r = ::waitpid(pid, &st, WNOHANG);
+    r = ::wait4(pid, &st, WNOHANG, &ru);
   } while (r == -1 && errno == EINTR);
+  if (r == pid && status) status->max_rss_kib = ru.ru_maxrss;
   if (r == pid || r == -1) reaped = true;
 }
 
@@ -131,7 +134,8 @@ ExitStatus StdioProcess::Impl::finish(const std::optional<ExitStatus>& seen) {
   if (drain.joinable() && !wait_stderr_done(core::Deadline::after(kStderrSettle))) {
     transcript.note("stderr still open after exit: held by a process outside the group");
   }
-  return *seen;
+  std::lock_guard lock(state_mu);
+  return status.value_or(*seen);  // with the peak RSS the reap measured
 }
 
 std::optional<ExitStatus> StdioProcess::poll_exit() {

@@ -33,6 +33,7 @@ struct ExitStatus {
   int code = -1;           // when exited
   bool signaled = false;
   int signal = 0;          // when signaled
+  long max_rss_kib = -1;   // the child's peak resident set (wait4) once reaped; -1 unknown
   std::string str() const; // "exit 0", "signal 9 (SIGKILL)"
 };
 

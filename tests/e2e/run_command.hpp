@@ -2,6 +2,7 @@
 // wrote, bounded by a deadline (the child's process group is killed on expiry).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@ struct CommandResult {
   bool timed_out = false;
   std::string out;          // stdout
   std::string err;          // stderr (head)
+  long max_rss_kib = -1;    // the command's peak resident set (from wait4), -1 unknown
+  long elapsed_ms = 0;      // from spawn to reap
 };
 
 inline CommandResult run_command(const std::vector<std::string>& argv, int timeout_ms,
@@ -30,6 +33,7 @@ inline CommandResult run_command(const std::vector<std::string>& argv, int timeo
     return r;
   }
   (*p)->close_stdin();
+  auto t0 = core::Clock::now();
   auto deadline = core::Deadline::after(core::Millis(timeout_ms));
   for (;;) {
     auto rd = (*p)->read_some(deadline);
@@ -42,6 +46,8 @@ inline CommandResult run_command(const std::vector<std::string>& argv, int timeo
   }
   auto st = r.timed_out ? (*p)->kill_now() : (*p)->shutdown(core::Millis(5000), core::Millis(1000));
   r.err = (*p)->stderr_text();
+  r.max_rss_kib = st.max_rss_kib;
+  r.elapsed_ms = static_cast<long>(std::chrono::duration_cast<core::Millis>(core::Clock::now() - t0).count());
   if (st.exited && !r.timed_out) r.exit_code = st.code;
   return r;
 }
