@@ -9,9 +9,14 @@
 // batch and drained with read_some(), so the numbers measure the agent and
 // the pipes, not our threading. Bounded: each phase has its own deadline and
 // the whole run stays under 60 s; a phase that misses it reports and fails.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +40,7 @@ struct PhaseResult {
   bool ok = false;
   long done = 0;
   double seconds = 0;
+  double cpu_seconds = -1;  // the peer's user+system time, when /proc tells it
   std::string error;
   double rate() const { return seconds > 0 ? static_cast<double>(done) / seconds : 0; }
 };
@@ -147,6 +153,20 @@ PhaseResult pump(StdioProcess& p, a2a::wire::Decoder& d, const std::vector<std::
   return res;
 }
 
+// User+system CPU seconds of a running process (Linux /proc), or -1.
+double cpu_seconds(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t close = stat.rfind(')');  // the command name may contain spaces
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(close + 2));
+  std::string skip;
+  for (int i = 3; i < 14; ++i) fields >> skip;  // fields 3..13
+  double utime = 0, stime = 0;
+  if (!(fields >> utime >> stime)) return -1;
+  return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
 PhaseResult run_phase(std::vector<std::string> argv, bool agent, const std::vector<std::string>& frames,
                       Millis budget) {
   PhaseResult res;
@@ -155,6 +175,7 @@ PhaseResult run_phase(std::vector<std::string> argv, bool agent, const std::vect
   auto d = a2a::wire::make_content_length_decoder(a2a::wire::ContentLengthRules::lenient_strict());
   if (agent && !handshake(*p, *d, &res.error)) return res;
   res = pump(*p, *d, frames, !agent, Deadline::after(budget));
+  res.cpu_seconds = cpu_seconds(p->pid());  // the agent itself when it execs; a wrapper shell counts as 0
   p->shutdown(Millis(2000), Millis(1000));
   return res;
 }
@@ -190,5 +211,8 @@ int main(int argc, char** argv) {
   }
   std::printf("stdio: agent %.0f req/s, pipe echo %.0f msg/s, ratio %.3f  (%ld requests, window %d, %zu-byte frames)\n",
               a.rate(), e.rate(), a.rate() / e.rate(), n, kWindow, frames[0].size());
+  // CPU per request says what the agent costs even when a busy machine
+  // keeps it from a core of its own (then the rate above understates it).
+  if (a.cpu_seconds >= 0) std::printf("stdio: agent CPU %.1f us/request\n", 1e6 * a.cpu_seconds / static_cast<double>(n));
   return 0;
 }

@@ -35,6 +35,10 @@ CallResult AgentCore::call(Operation op, const Json& params) {
   return internal_error("streaming operation called as unary: use open_stream");
 }
 
+bool AgentCore::may_block(Operation op, const Json& params) const {
+  return op == Operation::kSendMessage && send_may_block(*state_, params);
+}
+
 StreamOpen AgentCore::open_stream(Operation op, const Json& params) {
   CoreState& st = *state_;
   switch (op) {

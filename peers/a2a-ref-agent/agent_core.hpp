@@ -44,6 +44,10 @@ class AgentCore {
 
   // A unary operation. A streaming operation here is a -32603 (bindings route them to open_stream).
   CallResult call(model::Operation op, const Json& params);
+  // False when call(op, params) certainly returns without waiting (all but
+  // a blocking SendMessage that starts or continues a task), so a binding
+  // may run it on its I/O thread.
+  bool may_block(model::Operation op, const Json& params) const;
   // A streaming operation (SendStreamingMessage, SubscribeToTask).
   StreamOpen open_stream(model::Operation op, const Json& params);
   // Wakes every blocked call and stream: they return / end at once. Idempotent.

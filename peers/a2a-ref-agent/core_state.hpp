@@ -31,6 +31,8 @@ struct CoreState {
 };
 
 CallResult send_message(CoreState& st, const Json& params);
+// False when send_message() certainly answers without waiting for the task.
+bool send_may_block(const CoreState& st, const Json& params);
 StreamOpen send_streaming_message(CoreState& st, const Json& params);
 CallResult get_task(CoreState& st, const Json& params);
 CallResult list_tasks(CoreState& st, const Json& params);

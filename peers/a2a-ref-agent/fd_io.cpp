@@ -55,23 +55,32 @@ void WakePipe::wake() {
   [[maybe_unused]] ssize_t n = ::write(fds_[1], &c, 1);  // EAGAIN: already pending, fine
 }
 
+namespace {
+constexpr size_t kReadBuffer = 64 * 1024;
+}  // namespace
+
 FrameReader::FrameReader(int fd, wire::ContentLengthRules rules, int wake_fd)
-    : fd_(fd), wake_fd_(wake_fd), rules_(rules), decoder_(wire::make_content_length_decoder(rules)) {}
+    : fd_(fd),
+      wake_fd_(wake_fd),
+      rules_(rules),
+      decoder_(wire::make_content_length_decoder(rules)),
+      buf_(std::make_unique<char[]>(kReadBuffer)) {}
 
 void FrameReader::reset_decoder() {
   decoder_ = wire::make_content_length_decoder(rules_);
+  unread_ = {};
   if (eof_) decoder_->finish();
 }
 
 FrameReader::Result FrameReader::next(core::Deadline deadline) {
   for (;;) {
-    wire::DecodeResult r = decoder_->next();
-    switch (r.status) {
-      case wire::DecodeResult::Status::kFrame: return Result{Result::Kind::kFrame, std::move(r.frame.body), {}};
+    wire::FrameView v = decoder_->take(unread_);
+    switch (v.status) {
+      case wire::DecodeResult::Status::kFrame: return Result{Result::Kind::kFrame, v.body, {}};
       case wire::DecodeResult::Status::kEnd: return Result{Result::Kind::kEnd, {}, {}};
       case wire::DecodeResult::Status::kError:
         return Result{Result::Kind::kError, {},
-                      std::string(wire::to_string(r.error)) + (r.detail.empty() ? "" : ": " + r.detail)};
+                      std::string(wire::to_string(v.error)) + (v.detail.empty() ? "" : ": " + std::string(v.detail))};
       case wire::DecodeResult::Status::kNeedMore: break;
     }
     if (eof_) return Result{Result::Kind::kEnd, {}, {}};  // a decoder that wants more after finish()
@@ -80,6 +89,7 @@ FrameReader::Result FrameReader::next(core::Deadline deadline) {
 }
 
 std::optional<FrameReader::Result> FrameReader::fill(core::Deadline deadline) {
+  if (before_wait_) before_wait_();
   pollfd p[2] = {{fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
   int n = ::poll(p, wake_fd_ >= 0 ? 2 : 1, deadline.poll_timeout_ms());
   if (n < 0 && errno == EINTR) return std::nullopt;
@@ -91,15 +101,14 @@ std::optional<FrameReader::Result> FrameReader::fill(core::Deadline deadline) {
     }
     return Result{Result::Kind::kWoken, {}, {}};
   }
-  char buf[64 * 1024];
-  ssize_t got = ::read(fd_, buf, sizeof buf);
+  ssize_t got = ::read(fd_, buf_.get(), kReadBuffer);
   if (got < 0 && (errno == EINTR || errno == EAGAIN)) return std::nullopt;
   if (got < 0) return Result{Result::Kind::kError, {}, std::string("read: ") + std::strerror(errno)};
   if (got == 0) {
     eof_ = true;
     decoder_->finish();
   } else {
-    decoder_->feed(std::string_view(buf, static_cast<size_t>(got)));
+    unread_ = std::string_view(buf_.get(), static_cast<size_t>(got));
   }
   return std::nullopt;
 }

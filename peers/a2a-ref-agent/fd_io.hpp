@@ -3,6 +3,7 @@
 // writing can stall us only as long as we choose.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,7 +34,8 @@ class WakePipe {
   int fds_[2] = {-1, -1};
 };
 
-// Reads Content-Length frames from a descriptor.
+// Reads Content-Length frames from a descriptor into one reused buffer: a
+// frame that arrived whole is handed out as a view of that buffer, never copied.
 class FrameReader {
  public:
   struct Result {
@@ -45,7 +47,7 @@ class FrameReader {
       kWoken,    // the wake pipe was written
     };
     Kind kind = Kind::kEnd;
-    std::string body;
+    std::string_view body;  // valid until the next call on the reader
     std::string error;
   };
 
@@ -53,15 +55,21 @@ class FrameReader {
   Result next(core::Deadline deadline);
   // A fresh decoder, buffered bytes discarded (only for --fault reader-survive-fatal).
   void reset_decoder();
+  // Runs each time before the reader waits for input (the stdio server
+  // writes out the answers it collected meanwhile).
+  void set_before_wait(std::function<void()> f) { before_wait_ = std::move(f); }
 
  private:
-  // One poll + read; feeds the decoder. Returns a result only when the caller must return it.
+  // One poll + read; refills `unread_`. Returns a result only when the caller must return it.
   std::optional<Result> fill(core::Deadline deadline);
 
   int fd_;
   int wake_fd_;
   wire::ContentLengthRules rules_;
   std::unique_ptr<wire::Decoder> decoder_;
+  std::unique_ptr<char[]> buf_;
+  std::string_view unread_;  // bytes of buf_ the decoder has not taken yet
+  std::function<void()> before_wait_;
   bool eof_ = false;
 };
 

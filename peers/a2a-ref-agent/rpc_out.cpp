@@ -12,6 +12,12 @@ Json RpcOut::out_id(const Json& id) const {
 
 Json RpcOut::result(const Json& id, const Json& r) const { return jsonrpc::make_result(out_id(id), r); }
 
+Json RpcOut::result(const Json& id, Json&& r) const {
+  Json response = jsonrpc::make_result(out_id(id), nullptr);
+  response["result"] = std::move(r);
+  return response;
+}
+
 Json RpcOut::error(const Json& id, const CallError& e) const {
   Json err = e.to_json();
   apply_error_faults(faults_, err);

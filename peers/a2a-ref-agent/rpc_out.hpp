@@ -17,6 +17,7 @@ class RpcOut {
   // The id as the faults write it (exact echo without faults: 1 and "1" differ).
   Json out_id(const Json& id) const;
   Json result(const Json& id, const Json& result) const;  // the response object
+  Json result(const Json& id, Json&& result) const;       // the same, without copying `result`
   Json error(const Json& id, const CallError& e) const;   // the error response object
 
   bool write(const Json& message) { return writer_.write_json(message); }

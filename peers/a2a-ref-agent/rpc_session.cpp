@@ -102,10 +102,17 @@ void RpcSession::on_request(const Json& id, const std::string& method, const Jso
     streams_.submit(StreamJob{id, *op, params});
     return;
   }
-  auto job = [this, id, op = *op, params] { run_unary(id, op, params); };
   if (faults_.has(Fault::kConcSerialize)) {
-    streams_.submit_unary(std::move(job));
-  } else if (!pool_.submit(std::move(job))) {
+    streams_.submit_unary([this, id, op = *op, params] { run_unary(id, op, params); });
+    return;
+  }
+  // A call that cannot block is answered right here on the reader thread: a
+  // hand-off to a worker would cost more than the call itself.
+  if (!core_.may_block(*op, params)) {
+    run_unary(id, *op, params);
+    return;
+  }
+  if (!pool_.submit([this, id, op = *op, params] { run_unary(id, op, params); })) {
     out_.write_error(id, internal_error("Server overloaded: too many requests in flight"));
   }
 }
@@ -113,7 +120,7 @@ void RpcSession::on_request(const Json& id, const std::string& method, const Jso
 void RpcSession::run_unary(const Json& id, model::Operation op, const Json& params) {
   try {
     CallResult r = core_.call(op, params);
-    write_unary(r.ok() ? out_.result(id, r.value()) : out_.error(id, r.error()));
+    write_unary(r.ok() ? out_.result(id, std::move(r.value())) : out_.error(id, r.error()));
   } catch (const std::exception& e) {
     // A bug of ours must cost one request, not the session.
     log(std::string("internal error: ") + e.what());

@@ -1,6 +1,7 @@
 // The JSON-RPC layer of a stdio session after the handshake: classifies each
 // frame body (JSON-RPC 2.0 STRICT, stdio-binding.md §8.3), answers unary
-// requests from a worker pool by id, and hands streams to the StreamServer.
+// requests by id (at once on the reader thread when the call cannot block,
+// else from a worker pool), and hands streams to the StreamServer.
 #pragma once
 
 #include <atomic>
@@ -17,7 +18,7 @@
 namespace a2a::agent {
 
 struct SessionLimits {
-  int workers = 16;      // unary threads at start
+  int workers = 2;       // unary threads at start (only calls that may block use them; more are grown on demand)
   int max_workers = 64;  // grown to while all are busy
   size_t max_queue = 4096;
   core::Millis max_stream{600000};

@@ -94,6 +94,7 @@ int serve_session(const ServerOptions& opt, FrameWriter& w, FrameReader& r) {
   RpcSession session(core, out, opt.profile, opt.limits, opt.log_fd);
   for (;;) {
     FrameReader::Result res = r.next(core::Deadline::after(kReaderSlice));
+    if (res.kind != FrameReader::Result::Kind::kFrame) w.flush();  // before any drain or exit
     if (w.failed()) {
       log(opt, "cannot write to stdout, stopping: " + w.failure());
       session.abort();
@@ -102,6 +103,7 @@ int serve_session(const ServerOptions& opt, FrameWriter& w, FrameReader& r) {
     switch (res.kind) {
       case FrameReader::Result::Kind::kFrame:
         if (auto code = session.on_body(res.body)) {
+          w.flush();
           session.abort();
           return *code;
         }
@@ -138,7 +140,14 @@ int serve_stdio(int in_fd, int out_fd, const ServerOptions& opt) {
   FrameReader reader(in_fd, reader_rules(opt), wake.read_fd());
   if (auto code = do_handshake(opt, writer, reader)) return *code;
   writer.enable_framing_faults();
-  return serve_session(opt, writer, reader);
+  // Answers given on this (the reader) thread are collected and written
+  // together, every few KiB and whenever it waits for input: pipelined
+  // requests cost a few write(2)s per read, not one each.
+  writer.batch_writes_from_this_thread();
+  reader.set_before_wait([&writer] { writer.flush(); });
+  int code = serve_session(opt, writer, reader);
+  writer.flush();
+  return code;
 }
 
 }  // namespace a2a::agent

@@ -330,5 +330,37 @@ TEST(Unit, ErrorsCarryErrorInfoData) {
   EXPECT_EQ(card["result"]["supportedInterfaces"][0]["protocolBinding"], "STDIO");
 }
 
+TEST(Unit, PipelinedQuickRequestsAreAnsweredInTheirOrder) {
+  // Answered on the reader thread and written out together: the batching
+  // must neither lose nor reorder a frame.
+  StdioHarness h(StdioHarness::options());
+  h.handshake();
+  constexpr int kRequests = 150;  // ~30 KB each way: fits the pipes while the test writes
+  std::string batch;
+  for (int i = 0; i < kRequests; ++i) {
+    batch += wire::encode_content_length(
+        Json{{"jsonrpc", "2.0"}, {"id", i}, {"method", "message/send"}, {"params", msg_params("tck-message-response")}}
+            .dump());
+  }
+  h.send_raw(batch);
+  for (int i = 0; i < kRequests; ++i) {
+    auto r = h.read_json();
+    ASSERT_TRUE(r) << "no answer " << i;
+    EXPECT_EQ((*r)["id"], i);
+    EXPECT_TRUE((*r)["result"].contains("message"));
+  }
+}
+
+TEST(Unit, AQuickRequestIsNotHeldBehindABlockingSend) {
+  StdioHarness h(StdioHarness::options());
+  h.handshake();
+  h.request(1, "message/send", msg_params("tck-long-running delay=1500"));  // waits for the task
+  h.request(2, "tasks/get", {{"id", "no-such-task"}});
+  auto first = h.read_json();
+  ASSERT_TRUE(first);
+  EXPECT_EQ((*first)["id"], 2);
+  EXPECT_EQ(response_to(h, 1, core::Millis(5000))["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+}
+
 }  // namespace
 }  // namespace a2a::agent

@@ -92,11 +92,15 @@ std::string uuid_v7() {
   for (int i = 6; i < 16; ++i) b[i] = static_cast<unsigned char>(((i < 11 ? r1 : r2) >> (8 * (i % 8))) & 0xff);
   b[6] = static_cast<unsigned char>(0x70 | (b[6] & 0x0f));  // version 7
   b[8] = static_cast<unsigned char>(0x80 | (b[8] & 0x3f));  // RFC 4122 variant
-  char out[37];
-  std::snprintf(out, sizeof out,
-                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
-                b[15]);
+  // Hex by hand: snprintf was a measurable part of a small request's cost.
+  constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(36);
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += kHex[b[i] >> 4];
+    out += kHex[b[i] & 0x0f];
+  }
   return out;
 }
 

@@ -1,12 +1,23 @@
 #include "runner/engine/agent_connection.hpp"
 
+#include <algorithm>
 #include <chrono>
+
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::engine {
 
 using core::Clock;
 using core::Deadline;
 using core::Millis;
+
+namespace {
+// What a queued frame costs beyond its bytes (strings, the deque slot, the
+// nodes of a small parsed object): measured ~1 KiB for a 60-byte
+// notification, so a flood of tiny frames is bounded as well as big ones.
+constexpr size_t kFrameOverhead = 1024;
+constexpr const char* kFloodPrefix = "agent flooded stdout: ";
+}  // namespace
 
 core::Expected<std::unique_ptr<AgentConnection>> AgentConnection::start(
     const ConnectionOptions& opts) {
@@ -102,19 +113,20 @@ bool AgentConnection::push_frame(wire::Frame&& f, std::string&& raw_header) {
   in.raw_header = std::move(raw_header);
   in.t_ms = std::chrono::duration<double, std::milli>(Clock::now() - started_).count();
   in.body = std::move(f.body);
-  try {
-    in.json = Json::parse(in.body);
-  } catch (...) {
-    in.json.reset();
-  }
+  // Bounded depth: a nesting bomb is "not JSON", never a stack overflow later.
+  in.json = jsonrpc::parse_json(in.body, &in.json_error);
   std::lock_guard lk(mu_);
   in.seq = next_seq_++;
-  inbox_bytes_ += in.body.size();
+  inbox_bytes_ += cost(in);
   inbox_.push_back(std::move(in));
-  if (inbox_bytes_ <= max_inbox_bytes_) return true;
-  framing_error_ = "agent flooded stdout: more than " + std::to_string(max_inbox_bytes_ >> 20) +
-                   " MiB of frames nobody asked for";
+  if (inbox_bytes_ <= max_inbox_bytes_ || inbox_.size() == 1) return true;
+  framing_error_ = kFloodPrefix + std::to_string(inbox_.size()) + " frames nobody asked for took more than " +
+                   std::to_string(max_inbox_bytes_ >> 20) + " MiB of memory; stopped reading";
   return false;
+}
+
+size_t AgentConnection::cost(const InboxFrame& f) {
+  return f.body.size() * (f.json ? 2 : 1) + f.raw_header.size() + kFrameOverhead;
 }
 
 core::Expected<void> AgentConnection::send(std::string_view bytes, Deadline deadline) {
@@ -137,16 +149,17 @@ void AgentConnection::remove(size_t seq) {
   std::lock_guard lk(mu_);
   for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
     if (it->seq == seq) {
-      inbox_bytes_ -= it->body.size();
+      inbox_bytes_ -= cost(*it);
       inbox_.erase(it);
       return;
     }
   }
 }
 
-std::vector<InboxFrame> AgentConnection::pending() const {
+std::vector<InboxFrame> AgentConnection::pending(size_t max_frames) const {
   std::lock_guard lk(mu_);
-  return {inbox_.begin(), inbox_.end()};
+  auto n = static_cast<std::ptrdiff_t>(std::min(max_frames, inbox_.size()));
+  return {inbox_.begin(), inbox_.begin() + n};
 }
 
 std::optional<InboxFrame> AgentConnection::find(
@@ -156,8 +169,8 @@ std::optional<InboxFrame> AgentConnection::find(
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
       if (!want(*it)) continue;
       if (!remove) return *it;
+      inbox_bytes_ -= cost(*it);
       InboxFrame f = std::move(*it);
-      inbox_bytes_ -= f.body.size();
       inbox_.erase(it);
       return f;
     }
@@ -196,11 +209,12 @@ std::optional<transport::ExitStatus> AgentConnection::wait_exit(Deadline deadlin
 std::string AgentConnection::why() const {
   std::lock_guard lk(mu_);
   if (!interrupted_.empty()) return interrupted_;
+  if (framing_error_.rfind(kFloodPrefix, 0) == 0) return framing_error_;
   if (!framing_error_.empty()) return "agent output is not valid framing: " + framing_error_;
-  if (eof_) {
-    auto st = proc_->poll_exit();
-    return "agent closed stdout" + (st ? " (" + st->str() + ")" : std::string());
-  }
+  auto st = proc_->poll_exit();
+  if (eof_) return "agent closed stdout" + (st ? " (" + st->str() + ")" : std::string());
+  // No EOF although the agent is gone: something it started holds the pipe.
+  if (st) return "agent exited (" + st->str() + ") but a process it left behind keeps its stdout open";
   return {};
 }
 

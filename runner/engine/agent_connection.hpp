@@ -8,6 +8,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -34,12 +35,17 @@ struct InboxFrame {
   std::string raw_header;      // header block bytes as written by the agent
   std::string body;            // raw body bytes
   std::optional<Json> json;    // parsed body, when it is JSON
+  std::string json_error;      // why it is not (unset when json is)
 };
 
 struct ConnectionOptions {
   transport::SpawnOptions spawn;
   wire::ContentLengthRules rules = wire::ContentLengthRules::lenient_strict();
-  size_t max_inbox_bytes = 256ull * 1024 * 1024;  // beyond: stop reading, flag a flood
+  // Frames nobody consumed yet may cost this much memory (body, its parsed
+  // JSON counted as the body's size again, kFrameOverhead each); beyond it the
+  // reader stops and flags a flood. One frame alone is always let in (a body
+  // may be up to the framing's 64 MiB cap).
+  size_t max_inbox_bytes = 64ull * 1024 * 1024;
 };
 
 class AgentConnection {
@@ -61,8 +67,9 @@ class AgentConnection {
   std::optional<InboxFrame> peek(const std::function<bool(const InboxFrame&)>& want,
                                  core::Deadline deadline);
   void remove(size_t seq);
-  // Copies of the frames nobody consumed yet (for diagnostics).
-  std::vector<InboxFrame> pending() const;
+  // Copies of the first `max_frames` frames nobody consumed yet (for
+  // diagnostics; unconsumed() counts them all).
+  std::vector<InboxFrame> pending(size_t max_frames = SIZE_MAX) const;
   // True when no byte arrives from the agent for `quiet`, bounded by deadline;
   // true at once when stdout has ended (nothing more can arrive).
   bool quiet_for(core::Millis quiet, core::Deadline deadline);
@@ -70,7 +77,9 @@ class AgentConnection {
   bool wait_eof(core::Deadline deadline);
   std::optional<transport::ExitStatus> wait_exit(core::Deadline deadline);
 
-  // Why take() stopped early: "", "agent closed stdout (exit 0)", "framing error: ...".
+  // Why take() stopped early or found nothing: "", "agent closed stdout (exit 0)",
+  // "agent output is not valid framing: ...", "agent flooded stdout: ...",
+  // "agent exited (exit 0) but a process it left behind keeps its stdout open".
   std::string why() const;
   bool eof() const;
   std::string framing_error() const;   // "" when none
@@ -89,6 +98,7 @@ class AgentConnection {
   void reader_loop();
   void on_bytes(const std::string& data);
   bool push_frame(wire::Frame&& f, std::string&& raw_header);  // false: flood cap hit
+  static size_t cost(const InboxFrame& f);
 
   std::unique_ptr<transport::StdioProcess> proc_;
   std::unique_ptr<wire::Decoder> decoder_;
@@ -98,7 +108,7 @@ class AgentConnection {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<InboxFrame> inbox_;
-  size_t inbox_bytes_ = 0;
+  size_t inbox_bytes_ = 0;     // estimated memory of inbox_, see max_inbox_bytes
   size_t next_seq_ = 0;
   core::Clock::time_point last_byte_at_;
   bool eof_ = false;

@@ -74,6 +74,18 @@ struct ContentLengthRules {
   static ContentLengthRules lenient_strict();  // §9 recommendation: the defaults above
 };
 
+// Result of Decoder::take(): like DecodeResult, with the body as a view.
+struct FrameView {
+  DecodeResult::Status status = DecodeResult::Status::kNeedMore;
+  // kFrame: the body. It points into the caller's input when the whole frame
+  // was there (no copy), else into the decoder's own reused buffer; either
+  // way it is valid until the next call on the decoder (and, in the first
+  // case, only while the caller's bytes live).
+  std::string_view body;
+  FrameError error = FrameError::kNone;
+  std::string_view detail;  // kError: as DecodeResult::detail, valid while the decoder lives
+};
+
 class Decoder {
  public:
   virtual ~Decoder() = default;
@@ -89,6 +101,15 @@ class Decoder {
   virtual DecodeResult next() = 0;
   // Bytes buffered but not yet returned as a frame (for diagnostics).
   virtual size_t buffered() const = 0;
+
+  // The low-allocation way to read, instead of feed()/next() (never mix the
+  // two on one decoder). Consumes bytes from the front of `in` until one
+  // frame is complete (kFrame; `in` then starts after it) or `in` is empty
+  // (kNeedMore). Same rules, errors and details as feed()/next(); header
+  // fields are checked but not returned, and nothing is allocated per frame
+  // once the decoder's buffers have grown. After finish(), take() with an
+  // empty `in` returns what is left (a frame finish() completed, then kEnd or kError).
+  virtual FrameView take(std::string_view& in) = 0;
 };
 
 class Encoder {

@@ -19,7 +19,14 @@ std::size_t g_largest_allocation = 0;
 bool g_probe_armed = false;
 }  // namespace
 
+// Every allocation of this test binary, counted (codec_take_test.cpp shows
+// that take() allocates nothing per frame).
+namespace a2a::wire::test {
+std::size_t g_allocation_count = 0;
+}
+
 void* operator new(std::size_t n) {
+  ++a2a::wire::test::g_allocation_count;
   if (g_probe_armed && n > g_largest_allocation) g_largest_allocation = n;
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
@@ -217,6 +224,44 @@ TEST_P(FramingCaseTest, DecodesAsSpecifiedInEveryChunking) {
     EXPECT_EQ(split.status, whole.status) << "chunk " << chunk;
     EXPECT_EQ(split.error, whole.error) << "chunk " << chunk;
     EXPECT_EQ(split.detail, whole.detail) << "chunk " << chunk;
+  }
+}
+
+// take() hands out views one frame at a time: the same frames, end and
+// error (detail included) as feed()/next(), in every chunking.
+Outcome run_take(Decoder& d, std::string_view input, size_t chunk, bool eof) {
+  Outcome out;
+  auto drain = [&](std::string_view& in) {
+    for (;;) {
+      FrameView v = d.take(in);
+      if (v.status == Status::kFrame) {
+        out.frames.push_back(Frame{{}, std::string(v.body)});
+        continue;
+      }
+      out.status = v.status, out.error = v.error, out.detail = std::string(v.detail);
+      return v.status != Status::kNeedMore;
+    }
+  };
+  for (size_t i = 0; i < input.size(); i += chunk) {
+    std::string_view in = input.substr(i, chunk);
+    if (drain(in)) return out;
+  }
+  if (eof) d.finish();
+  std::string_view none;
+  drain(none);
+  return out;
+}
+
+TEST_P(FramingCaseTest, TakeDecodesLikeFeedInEveryChunking) {
+  const FramingCase& c = GetParam();
+  for (size_t chunk : {size_t{1}, size_t{3}, std::max<size_t>(c.input.size(), 1)}) {
+    Outcome fed = decode(c.profile, c.input, c.eof, chunk);
+    auto d = make_content_length_decoder(rules_for(c.profile));
+    Outcome taken = run_take(*d, c.input, chunk, c.eof);
+    EXPECT_EQ(taken.bodies(), fed.bodies()) << "chunk " << chunk;
+    EXPECT_EQ(taken.status, fed.status) << "chunk " << chunk;
+    EXPECT_EQ(taken.error, fed.error) << "chunk " << chunk;
+    EXPECT_EQ(taken.detail, fed.detail) << "chunk " << chunk;
   }
 }
 

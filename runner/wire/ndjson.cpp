@@ -53,6 +53,16 @@ class NdjsonDecoder final : public Decoder {
 
   size_t buffered() const override { return static_cast<size_t>(queued_bytes_ + line_.size()); }
 
+  // One line at a time through the same path as feed() (a line is still
+  // copied once: this framing is not on a hot path).
+  FrameView take(std::string_view& in) override {
+    while (ready_.empty() && !in.empty() && !done_ && !finished_) consume(in);
+    DecodeResult r = next();
+    if (r.status != DecodeResult::Status::kFrame) return FrameView{r.status, {}, r.error, terminal_.detail};
+    taken_ = std::move(r.frame.body);
+    return FrameView{DecodeResult::Status::kFrame, taken_, FrameError::kNone, {}};
+  }
+
  private:
   // True when `n` line bytes (without '\n') cannot be a line within the cap;
   // one byte of slack for the '\r' of "\r\n".
@@ -70,6 +80,7 @@ class NdjsonDecoder final : public Decoder {
   std::deque<std::pair<std::string, uint64_t>> ready_;  // body, its size on the wire
   uint64_t queued_bytes_ = 0;
   DecodeResult terminal_;
+  std::string taken_;  // the body take() last handed out
 };
 
 void NdjsonDecoder::consume(std::string_view& in) {

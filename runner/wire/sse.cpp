@@ -2,16 +2,54 @@
 // as soon as its terminator arrives: a CR ends the line at once and a
 // following LF (maybe in the next chunk) is skipped, so an event ended by
 // "\r\r" is not held back waiting for a byte that may never come, and chunking
-// never changes the events produced.
+// never changes the events produced. feed_views() hands out views: an event
+// whose single data line lies in the caller's chunk is never copied.
 #include "runner/wire/sse.hpp"
 
 #include <charconv>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace a2a::wire {
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
+// A line buffer that grew past this (one huge line) is released after use.
+constexpr size_t kKeptLineCapacity = 1 << 20;
+constexpr size_t kPrefetchAhead = 1024;
+
+// Index of the first CR or LF in p[0, n), or n: one pass over the bytes
+// (SSE2 where the target has it), whichever terminator the line has.
+size_t find_eol(const char* p, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i cr = _mm_set1_epi8('\r');
+  const __m128i lf = _mm_set1_epi8('\n');
+  auto hits = [&](size_t at) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    return _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf));
+  };
+  // 64 bytes per test while no terminator is near: one branch per cache
+  // line, and a prefetch ahead (hardware prefetchers stop at page ends; free
+  // when the bytes are cached).
+  for (; i + 64 <= n; i += 64) {
+    __builtin_prefetch(p + i + kPrefetchAhead);
+    __m128i any = _mm_or_si128(_mm_or_si128(hits(i), hits(i + 16)), _mm_or_si128(hits(i + 32), hits(i + 48)));
+    if (_mm_movemask_epi8(any) != 0) break;
+  }
+  for (; i + 16 <= n; i += 16) {
+    auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits(i)));
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  for (; i < n; ++i) {
+    if (p[i] == '\r' || p[i] == '\n') return i;
+  }
+  return n;
+}
 
 bool all_digits(std::string_view s) {
   if (s.empty()) return false;
@@ -58,6 +96,12 @@ SseParser::SseParser(SseLimits limits) : limits_(limits) {}
 bool SseParser::has_partial_event() const { return partial_ || !buf_.empty(); }
 
 SseError SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
+  return feed_views(bytes, [&out](const SseEventView& e) {
+    out.push_back(SseEvent{std::string(e.event), std::string(e.data), std::string(e.id), e.retry});
+  });
+}
+
+SseError SseParser::feed_views(std::string_view bytes, const EventSink& sink) {
   // The BOM may itself arrive split across chunks: hold its prefix in buf_
   // until it is either complete (dropped) or disproved (replayed as data).
   while (!bom_checked_ && !bytes.empty() && error_ == SseError::kNone) {
@@ -70,9 +114,21 @@ SseError SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
       bom_checked_ = true;
       std::string held;
       held.swap(buf_);
-      feed(held, out);
+      feed_views(held, sink);
     }
   }
+  if (error_ == SseError::kNone) scan(bytes, sink);
+  keep_data();  // `bytes` is the caller's: nothing may point into it after this call
+  if (error_ != SseError::kNone) {
+    // Nothing after a broken line can be framed reliably; free what we held.
+    std::string().swap(buf_);
+    std::string().swap(data_);
+    data_offset_ = 0;
+  }
+  return error_;
+}
+
+void SseParser::scan(std::string_view bytes, const EventSink& sink) {
   while (!bytes.empty() && error_ == SseError::kNone) {
     if (pending_cr_) {
       pending_cr_ = false;
@@ -81,49 +137,95 @@ SseError SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
         continue;
       }
     }
-    size_t end = bytes.find_first_of("\r\n");
-    if (end == std::string_view::npos) {
+    const size_t end = find_eol(bytes.data(), bytes.size());
+    if (end == bytes.size()) {
       if (buf_.size() + bytes.size() > limits_.max_line) {
         error_ = SseError::kLineTooLong;
-        break;
+        return;
       }
       buf_.append(bytes);
-      return error_;
+      return;
     }
     if (buf_.size() + end > limits_.max_line) {
       error_ = SseError::kLineTooLong;
-      break;
+      return;
+    }
+    if (buf_.empty() && !has_data_ && end + 1 < bytes.size() && bytes[end] == '\n' && bytes[end + 1] == '\n' &&
+        bytes.starts_with("data:")) {
+      // The usual event, one data line and a blank line, dispatched in one
+      // step: the same checks and the same event as line() twice would give.
+      std::string_view value = bytes.substr(5, end - 5);
+      if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+      if (value.size() > limits_.max_event) {
+        error_ = SseError::kEventTooLarge;
+        return;
+      }
+      sink(SseEventView{event_, value, last_id_, retry_});
+      event_.clear();
+      retry_.reset();
+      partial_ = false;
+      bytes.remove_prefix(end + 2);
+      continue;
     }
     if (buf_.empty()) {
-      line(bytes.substr(0, end), out);
+      line(bytes.substr(0, end), nullptr, sink);
     } else {
       buf_.append(bytes.substr(0, end));
-      std::string l;
-      l.swap(buf_);
-      line(l, out);
+      line(buf_, &buf_, sink);
+      if (buf_.capacity() > kKeptLineCapacity) std::string().swap(buf_);
+      buf_.clear();
     }
+    size_t past = end + 1;
     if (bytes[end] == '\r') {
-      if (end + 1 < bytes.size()) {
-        if (bytes[end + 1] == '\n') ++end;
+      if (past < bytes.size()) {
+        if (bytes[past] == '\n') ++past;
       } else {
         pending_cr_ = true;
       }
     }
-    bytes.remove_prefix(end + 1);
+    bytes.remove_prefix(past);
   }
-  if (error_ != SseError::kNone) {
-    // Nothing after a broken line can be framed reliably; free what we held.
-    std::string().swap(buf_);
-    std::string().swap(data_);
-  }
-  return error_;
 }
 
-void SseParser::line(std::string_view l, std::vector<SseEvent>& out) {
+std::string_view SseParser::data() const {
+  return data_is_view_ ? data_view_ : std::string_view(data_).substr(data_offset_);
+}
+
+void SseParser::keep_data() {
+  if (!data_is_view_) return;
+  data_.assign(data_view_);
+  data_offset_ = 0;
+  data_is_view_ = false;
+}
+
+void SseParser::data_line(std::string_view value, std::string* owner) {
+  if (data().size() + (has_data_ ? 1 : 0) + value.size() > limits_.max_event) {
+    error_ = SseError::kEventTooLarge;
+    return;
+  }
+  if (!has_data_ && !owner) {
+    data_view_ = value;
+    data_is_view_ = true;
+  } else if (!has_data_) {
+    // A line assembled across chunks: take over its buffer instead of
+    // copying the value out of it (the value runs to the buffer's end).
+    data_offset_ = owner->size() - value.size();
+    data_.swap(*owner);
+  } else {
+    keep_data();
+    data_ += '\n';
+    data_.append(value);
+  }
+  has_data_ = true;
+}
+
+void SseParser::line(std::string_view l, std::string* owner, const EventSink& sink) {
   if (error_ != SseError::kNone) return;
   if (l.empty()) {
-    if (has_data_) out.push_back(SseEvent{event_, data_, last_id_, retry_});
+    if (has_data_) sink(SseEventView{event_, data(), last_id_, retry_});
     data_.clear();
+    data_offset_ = 0;
+    data_is_view_ = false;
     event_.clear();
     retry_.reset();
     has_data_ = false;
@@ -134,6 +236,14 @@ void SseParser::line(std::string_view l, std::vector<SseEvent>& out) {
     ++comments_;
     return;
   }
+  partial_ = true;
+  // Nearly every line of a stream is a data line: it skips the general split.
+  if (l.starts_with("data:")) {
+    std::string_view value = l.substr(5);
+    if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    data_line(value, owner);
+    return;
+  }
   size_t colon = l.find(':');
   std::string_view field = l.substr(0, colon);
   std::string_view value;
@@ -141,16 +251,8 @@ void SseParser::line(std::string_view l, std::vector<SseEvent>& out) {
     value = l.substr(colon + 1);
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
-  partial_ = true;
   if (field == "data") {
-    size_t grown = data_.size() + (has_data_ ? 1 : 0) + value.size();
-    if (grown > limits_.max_event) {
-      error_ = SseError::kEventTooLarge;
-      return;
-    }
-    if (has_data_) data_ += '\n';
-    data_.append(value);
-    has_data_ = true;
+    data_line(value, owner);
   } else if (field == "event") {
     event_.assign(value);
   } else if (field == "id") {

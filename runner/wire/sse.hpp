@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,14 @@ struct SseEvent {
   std::string data;   // `data:` lines joined with '\n' (no trailing '\n')
   std::string id;     // the last `id:` seen (sticky across events, as WHATWG says)
   std::optional<long long> retry;  // `retry:` when given in this event and all digits
+};
+
+// One event as views, valid only while the sink that receives it runs.
+struct SseEventView {
+  std::string_view event;
+  std::string_view data;
+  std::string_view id;
+  std::optional<long long> retry;
 };
 
 struct SseLimits {
@@ -35,6 +44,8 @@ std::string_view to_string(SseError e);
 
 class SseParser {
  public:
+  using EventSink = std::function<void(const SseEventView&)>;
+
   explicit SseParser(SseLimits limits = {});
 
   // Feeds bytes; complete events (dispatched by a blank line) are appended to
@@ -44,6 +55,10 @@ class SseParser {
   // data line is not dispatched (WHATWG). After an error every call returns the
   // same error and yields nothing.
   SseError feed(std::string_view bytes, std::vector<SseEvent>& out);
+  // The same events, handed to `sink` as views instead of copies: the data
+  // of an event whose only data line lies within `bytes` is not copied at
+  // all, and nothing is allocated per event once the buffers have grown.
+  SseError feed_views(std::string_view bytes, const EventSink& sink);
 
   // At end of stream: true when bytes of an undispatched event are pending
   // (WHATWG discards them; callers report "stream ended mid-event").
@@ -52,13 +67,22 @@ class SseParser {
   SseError error() const { return error_; }
 
  private:
-  void line(std::string_view l, std::vector<SseEvent>& out);
+  void scan(std::string_view bytes, const EventSink& sink);
+  // `owner`: the buffer `l` lies in, or null when it lies in the caller's
+  // bytes (then a view of it may be kept until the end of this feed).
+  void line(std::string_view l, std::string* owner, const EventSink& sink);
+  void data_line(std::string_view value, std::string* owner);
+  std::string_view data() const;  // the current event's data so far
+  void keep_data();  // copies a data view into data_ before its bytes go away
   SseLimits limits_;
   SseError error_ = SseError::kNone;
   std::string buf_;          // the current incomplete line
   bool pending_cr_ = false;  // last byte was CR: a following LF belongs to it
   bool bom_checked_ = false;
   std::string data_;
+  size_t data_offset_ = 0;      // data_ starts with the "data:" prefix of a line it took over
+  std::string_view data_view_;  // the event's data while it is one line still in the caller's bytes
+  bool data_is_view_ = false;
   bool has_data_ = false;
   std::string event_;
   std::string last_id_;

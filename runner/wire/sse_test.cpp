@@ -8,6 +8,10 @@
 
 #include "runner/wire/sse.hpp"
 
+namespace a2a::wire::test {
+extern std::size_t g_allocation_count;  // codec_test.cpp's operator new
+}
+
 namespace {
 
 using namespace a2a::wire;
@@ -86,8 +90,82 @@ std::vector<SseCase> sse_cases() {
   };
 }
 
+TEST_P(SseTable, FeedViewsGivesTheSameEventsWhateverTheChunking) {
+  const auto& c = GetParam();
+  for (size_t chunk : {c.bytes.size() + 1, size_t{1}, size_t{3}}) {
+    SCOPED_TRACE("chunk size " + std::to_string(chunk));
+    SseParser p;
+    std::vector<Ev> got;
+    for (size_t i = 0; i < c.bytes.size(); i += chunk) {
+      std::string piece = c.bytes.substr(i, chunk);  // gone after the call, as a reused read buffer would be
+      EXPECT_EQ(p.feed_views(piece, [&](const SseEventView& e) {
+        got.push_back(Ev{std::string(e.event), std::string(e.data), std::string(e.id), e.retry});
+      }), SseError::kNone);
+    }
+    ASSERT_EQ(got.size(), c.events.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].event, c.events[i].event) << "event " << i;
+      EXPECT_EQ(got[i].data, c.events[i].data) << "event " << i;
+      EXPECT_EQ(got[i].id, c.events[i].id) << "event " << i;
+      EXPECT_EQ(got[i].retry, c.events[i].retry) << "event " << i;
+    }
+    EXPECT_EQ(p.has_partial_event(), c.partial);
+    EXPECT_EQ(p.comment_count(), c.comments);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Sse, SseTable, ::testing::ValuesIn(sse_cases()),
                          [](const auto& info) { return std::string(info.param.name); });
+
+TEST(SseParser, FeedViewsHandsOutSingleLineDataWithoutCopying) {
+  const std::string bytes = "event: status\nid: 9\ndata: {\"a\":1}\n\ndata: x\ndata: y\n\n";
+  SseParser p;
+  std::vector<bool> in_input;
+  std::vector<std::string> datas;
+  auto sink = [&](const SseEventView& e) {
+    in_input.push_back(e.data.data() >= bytes.data() && e.data.data() + e.data.size() <= bytes.data() + bytes.size());
+    datas.emplace_back(e.data);
+  };
+  ASSERT_EQ(p.feed_views(bytes, sink), SseError::kNone);
+  EXPECT_EQ(datas, (std::vector<std::string>{"{\"a\":1}", "x\ny"}));
+  EXPECT_EQ(in_input, (std::vector<bool>{true, false}));  // two data lines are joined in the parser's buffer
+}
+
+TEST(SseParser, FeedViewsAllocatesNothingPerEventOnceWarm) {
+  std::string bytes;
+  for (int i = 0; i < 100; ++i) bytes += "id: " + std::to_string(i) + "\ndata: {\"seq\":" + std::to_string(i) + ",\"pad\":\"0123456789abcdef\"}\n\n";
+  SseParser p;
+  size_t events = 0;
+  auto sink = [&](const SseEventView&) { ++events; };
+  const std::string_view all = bytes;
+  const size_t half = all.find("id: 50");
+  ASSERT_EQ(p.feed_views(all.substr(0, half), sink), SseError::kNone);
+  const std::size_t before = a2a::wire::test::g_allocation_count;
+  ASSERT_EQ(p.feed_views(all.substr(half), sink), SseError::kNone);
+  EXPECT_EQ(a2a::wire::test::g_allocation_count - before, 0u);
+  EXPECT_EQ(events, 100u);
+}
+
+TEST(SseParser, EventWhoseBlankLineComesInTheNextChunkKeepsItsData) {
+  SseParser p;
+  std::vector<std::string> datas;
+  auto sink = [&](const SseEventView& e) { datas.emplace_back(e.data); };
+  std::string first = "data: kept\n";
+  ASSERT_EQ(p.feed_views(first, sink), SseError::kNone);
+  first.assign(first.size(), '#');  // the caller reuses its buffer
+  ASSERT_EQ(p.feed_views("\n", sink), SseError::kNone);
+  EXPECT_EQ(datas, std::vector<std::string>{"kept"});
+}
+
+TEST(SseParser, ManyCrEndedLinesInOneChunkAreAllRead) {
+  std::string bytes;
+  for (int i = 0; i < 5000; ++i) bytes += "data: " + std::to_string(i) + "\r\r";
+  SseParser p;
+  std::vector<SseEvent> out;
+  ASSERT_EQ(p.feed(bytes, out), SseError::kNone);
+  ASSERT_EQ(out.size(), 5000u);
+  EXPECT_EQ(out.back().data, "4999");
+}
 
 TEST(SseParser, CrAtChunkEndDispatchesAtOnceAndSkipsTheLfThatFollows) {
   SseParser p;
