@@ -13,7 +13,7 @@ namespace {
 
 using model::TaskState;
 
-constexpr std::array<BehaviourInfo, 17> kBehaviours{{
+constexpr std::array<BehaviourInfo, 18> kBehaviours{{
     {Behaviour::kEcho, "", "no prefix: completes the task, echoing the text in a reply and an artifact"},
     {Behaviour::kCompleteTask, "tck-complete-task",
      "completes the task: reply message in status and history, one text artifact"},
@@ -41,6 +41,8 @@ constexpr std::array<BehaviourInfo, 17> kBehaviours{{
      "AUTH_REQUIRED with a status message; any follow-up completes it"},
     {Behaviour::kStreamError, "tck-stream-error",
      "a text chunk, then a mid-stream error event (-32603), then FAILED"},
+    {Behaviour::kStreamMany, "tck-stream-many",
+     "count=N chunks (default 10, max 10000) of one artifact, texts \"chunk 0\"..; then COMPLETED"},
 }};
 
 bool is_name_char(char c) {
@@ -68,11 +70,11 @@ std::string first_word(std::string_view text) {
   return w;
 }
 
-// `delay=NNN` anywhere in the text, in milliseconds.
-std::optional<long long> delay_override(std::string_view text) {
-  auto pos = text.find("delay=");
+// `NAME=NNN` anywhere in the text ("delay=250", "count=100").
+std::optional<long long> int_setting(std::string_view text, std::string_view name) {
+  auto pos = text.find(name);
   if (pos == std::string_view::npos) return std::nullopt;
-  std::string_view digits = text.substr(pos + 6);
+  std::string_view digits = text.substr(pos + name.size());
   long long v = 0;
   auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec != std::errc() || ptr == digits.data() || v < 0) return std::nullopt;
@@ -141,7 +143,7 @@ TurnPlan plan_multi_turn(int turn, std::string_view text) {
 }
 
 TurnPlan plan_long_running(std::string_view text, const PlanSettings& settings) {
-  long long ms = delay_override(text).value_or(settings.long_running.count());
+  long long ms = int_setting(text, "delay=").value_or(settings.long_running.count());
   ms = std::clamp<long long>(ms, 0, settings.max_delay.count());
   TurnPlan p = complete_with(text_artifact("result", "Long-running work finished after " + std::to_string(ms) + " ms."),
                              "Long-running work finished.");
@@ -155,6 +157,22 @@ TurnPlan plan_stream_error() {
   p.stream_error = internal_error("Simulated mid-stream failure (tck-stream-error)");
   p.final_state = TaskState::kFailed;
   p.status_text = "Task failed after a mid-stream error.";
+  return p;
+}
+
+// One artifact streamed in N chunks whose texts carry their index, so a load
+// test can tell a lost or reordered event from the event itself.
+TurnPlan plan_stream_many(std::string_view text) {
+  long long n = std::clamp(int_setting(text, "count=").value_or(kStreamManyDefault), 1LL, kStreamManyMax);
+  TurnPlan p;
+  std::string id = core::uuid_v7();
+  p.chunks.reserve(static_cast<size_t>(n));
+  for (long long i = 0; i < n; ++i) {
+    Json part = model::text_part("chunk " + std::to_string(i));
+    Json a = {{"artifactId", id}, {"name", "many"}, {"parts", Json::array({std::move(part)})}};
+    p.chunks.push_back({std::move(a), i > 0, i + 1 == n});
+  }
+  p.final_state = TaskState::kCompleted;
   return p;
 }
 
@@ -238,6 +256,7 @@ TurnPlan plan_turn(Behaviour b, int turn, std::string_view text, const PlanSetti
     case Behaviour::kRejectTask:
       return status_only(TaskState::kRejected, "Task rejected: tck-reject-task asks the agent to refuse it.");
     case Behaviour::kStreamError: return plan_stream_error();
+    case Behaviour::kStreamMany: return plan_stream_many(text);
     case Behaviour::kEcho: break;
   }
   return complete_with(text_artifact("echo", "Echo: " + std::string(text)), "Echo: " + std::string(text));

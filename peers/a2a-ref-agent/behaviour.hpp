@@ -34,6 +34,7 @@ enum class Behaviour {
   kRejectTask,
   kAuthRequired,
   kStreamError,  // ours, not ACTS: a mid-stream error event, then FAILED
+  kStreamMany,   // ours, not ACTS: count=N artifact chunks (load benchmarks)
 };
 
 struct BehaviourInfo {
@@ -80,6 +81,10 @@ struct PlanSettings {
 
 // turn 0 = the message that created the task; 1.. = follow-ups.
 TurnPlan plan_turn(Behaviour b, int turn, std::string_view text, const PlanSettings& settings);
+
+// tck-stream-many: chunks when the text has no count=N, and the cap on N.
+inline constexpr long long kStreamManyDefault = 10;
+inline constexpr long long kStreamManyMax = 10000;
 
 // The direct Message reply text of tck-message-response.
 std::string message_reply_text(std::string_view text);

@@ -28,6 +28,7 @@ INSTANTIATE_TEST_SUITE_P(
     Unit, BehaviourPrefix,
     ::testing::Values(PrefixCase{"complete", "tck-complete-task hello", Behaviour::kCompleteTask},
                       PrefixCase{"alone", "tck-cancel", Behaviour::kCancel},
+                      PrefixCase{"stream_many", "tck-stream-many count=3", Behaviour::kStreamMany},
                       PrefixCase{"leading_blank", "  tck-reject-task x", Behaviour::kRejectTask},
                       PrefixCase{"file_not_file_url", "tck-artifact-file doc", Behaviour::kArtifactFile},
                       PrefixCase{"file_url", "tck-artifact-file-url doc", Behaviour::kArtifactFileUrl},
@@ -90,6 +91,22 @@ TEST(Unit, LongRunningDelayComesFromSettingsOrTheTextAndIsBounded) {
   EXPECT_EQ(plan_turn(Behaviour::kLongRunning, 0, "tck-long-running", s).delay, core::Millis(1234));
   EXPECT_EQ(plan_turn(Behaviour::kLongRunning, 0, "tck-long-running delay=250", s).delay, core::Millis(250));
   EXPECT_EQ(plan_turn(Behaviour::kLongRunning, 0, "tck-long-running delay=999999", s).delay, core::Millis(60000));
+}
+
+TEST(Unit, StreamManyNumbersItsChunksOfOneArtifactAndBoundsTheCount) {
+  TurnPlan p = plan_turn(Behaviour::kStreamMany, 0, "tck-stream-many count=5", {});
+  ASSERT_EQ(p.chunks.size(), 5u);
+  for (size_t i = 0; i < p.chunks.size(); ++i) {
+    EXPECT_EQ(p.chunks[i].artifact["parts"][0]["text"], "chunk " + std::to_string(i));
+    EXPECT_EQ(p.chunks[i].append, i > 0);
+    EXPECT_EQ(p.chunks[i].last_chunk, i == 4);
+    EXPECT_EQ(p.chunks[i].artifact["artifactId"], p.chunks[0].artifact["artifactId"]);
+  }
+  EXPECT_EQ(p.final_state, TaskState::kCompleted);
+  EXPECT_EQ(plan_turn(Behaviour::kStreamMany, 0, "tck-stream-many", {}).chunks.size(), size_t(kStreamManyDefault));
+  EXPECT_EQ(plan_turn(Behaviour::kStreamMany, 0, "tck-stream-many count=0", {}).chunks.size(), 1u);
+  EXPECT_EQ(plan_turn(Behaviour::kStreamMany, 0, "tck-stream-many count=99999999", {}).chunks.size(),
+            size_t(kStreamManyMax));
 }
 
 TEST(Unit, MultiTurnCompletesOnlyOnAFollowUpStartingWithDone) {

@@ -4,6 +4,7 @@
 // deadline, so a binding never blocks longer than it chooses.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -30,6 +31,14 @@ class EventStream {
  public:
   virtual ~EventStream() = default;
   virtual StreamItem next(core::Deadline deadline) = 0;
+  // Like next(), but an event may be shown to `view` in place rather than
+  // copied out (its `event` is then null): cheaper for a binding that only
+  // serializes it. `view` may run with the store locked: it must not block.
+  virtual StreamItem next_view(core::Deadline deadline, const std::function<void(const Json&)>& view) {
+    StreamItem item = next(deadline);
+    if (item.kind == StreamItem::Kind::kEvent) view(item.event);
+    return item;
+  }
   // Ends the stream: the next next() returns kEnd. Thread-safe.
   virtual void cancel() = 0;
 };

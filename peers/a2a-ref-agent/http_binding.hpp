@@ -34,10 +34,17 @@ struct HttpContext {
   core::Millis max_stream{600000};  // a stream open this long ends (subscribe again)
   std::string card_body;            // the public card, serialized once
   std::string card_etag;            // "\"<hash of card_body>\""
+  // Runs a job that may block (a blocking send, a stream that waits for
+  // events) on a worker thread; false when the pool is full. Handlers run on
+  // the I/O thread hand such work here and do the rest themselves.
+  std::function<bool(const std::shared_ptr<HttpExchange>& ex, std::function<void()> job)> offload;
 };
 
-// Binding entry points; `ex` was read whole. handle_card runs on the I/O
-// thread (it never blocks), the others on a worker thread.
+// 503 when no worker can take a job.
+ServerReply overloaded_reply();
+
+// Binding entry points; `ex` was read whole. handle_card and handle_jsonrpc
+// run on the I/O thread (they offload what may block), handle_rest on a worker.
 void handle_card(const HttpContext& ctx, HttpExchange& ex);
 void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);
 void handle_rest(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);
@@ -69,14 +76,17 @@ ServerReply rest_status_reply(int http, std::string_view status, const std::stri
 // SSE: how one stream's items become bytes.
 struct SseFormat {
   std::string content_type = "text/event-stream";
-  std::function<Json(const Json& event)> event;       // the data of an event item
+  std::function<std::string(const Json& event)> event;  // the data of an event item, serialized
   std::function<Json(const CallError& error)> error;  // the data of a mid-stream error
 };
 // One SSE event, with the SSE faults applied.
 // `event` names the SSE event type ("" = none; "error" for mid-stream errors).
 std::string sse_event(const Json& data, const Faults& faults, std::string_view event = {});
+// The same for data already serialized.
+std::string sse_event_text(std::string_view data, const Faults& faults, std::string_view event = {});
 // Answers `ex` with 200 and the stream's items until it ends, the client
-// leaves, or max_stream passes. Blocks the calling (worker) thread meanwhile,
+// leaves, or max_stream passes. The items ready now are sent from the calling
+// thread; if the stream goes on, a worker (ctx.offload) pumps the rest,
 // waking at least once a second to notice a closed connection.
 void pump_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex,
                  std::unique_ptr<EventStream> stream, const SseFormat& format);

@@ -70,6 +70,13 @@ std::optional<CallError> check_version(const ServerRequest& req, const Faults& f
                    Json{{"requestedVersion", version.empty() ? "0.3" : version}, {"supportedVersions", "1.0"}});
 }
 
+ServerReply overloaded_reply() {
+  ServerReply r = json_reply(503, Json{{"error", {{"code", 503}, {"status", "UNAVAILABLE"},
+                                                  {"message", "Server overloaded: too many requests in flight"}}}});
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
+
 ServerReply json_reply(int status, const Json& body, std::string content_type) {
   ServerReply r;
   r.status = status;

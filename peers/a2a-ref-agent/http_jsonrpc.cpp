@@ -21,8 +21,10 @@ Json error_response(const Faults& f, const Json& id, const CallError& e) {
   return Json{{"jsonrpc", "2.0"}, {"id", out_id(f, id)}, {"error", std::move(err)}};
 }
 
-Json result_response(const Faults& f, const Json& id, const Json& result) {
-  return jsonrpc::make_result(out_id(f, id), result);
+// jsonrpc::dump(jsonrpc::make_result(out_id(f, id), result)) without copying
+// `result` into a new document; members in the same (sorted) order.
+std::string result_text(const Faults& f, const Json& id, const Json& result) {
+  return "{\"id\":" + jsonrpc::dump(out_id(f, id)) + ",\"jsonrpc\":\"2.0\",\"result\":" + jsonrpc::dump(result) + "}";
 }
 
 std::string content_type(const Faults& f) {
@@ -87,9 +89,18 @@ void serve_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& e
     return;
   }
   SseFormat format;
-  format.event = [&f, id](const Json& event) { return result_response(f, id, event); };
+  format.event = [&f, id](const Json& event) { return result_text(f, id, event); };
   format.error = [&f, id](const CallError& e) { return error_response(f, id, e); };
   pump_stream(ctx, ex, std::move(opened.stream), format);
+}
+
+void answer_call(const HttpContext& ctx, HttpExchange& ex, const Json& id, model::Operation op, const Json& params) {
+  const Faults& f = ctx.faults;
+  CallResult r = ctx.core->call(op, params);
+  if (!r.ok()) return reply(ex, f, 200, error_response(f, id, r.error()));
+  ServerReply out = json_reply(200, nullptr, content_type(f));
+  out.body = result_text(f, id, r.value());
+  ex.reply(std::move(out));
 }
 
 }  // namespace
@@ -97,12 +108,14 @@ void serve_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& e
 void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex) {
   const Faults& f = ctx.faults;
   if (refused(ctx, *ex)) return;
-  std::string body = ex->request().body;
+  std::string_view body = ex->request().body;
+  std::string rewritten;
   if (f.has(Fault::kHttpJsonrpcAnyVersionMember)) {
     Json j = Json::parse(body, nullptr, false);
     if (j.is_object() && j.contains("jsonrpc") && j["jsonrpc"] != "2.0") {
       j["jsonrpc"] = "2.0";
-      body = j.dump();
+      rewritten = j.dump();
+      body = rewritten;
     }
   }
   jsonrpc::Incoming in = jsonrpc::classify_incoming(body, jsonrpc::Strictness::kStrict);
@@ -148,8 +161,13 @@ void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>&
     ex->reply(std::move(r));
     return;
   }
-  CallResult r = ctx.core->call(*op, m.params);
-  reply(*ex, f, 200, r.ok() ? result_response(f, m.id, r.value()) : error_response(f, m.id, r.error()));
+  if (!ctx.core->may_block(*op, m.params)) {
+    answer_call(ctx, *ex, m.id, *op, m.params);
+    return;
+  }
+  // A send that waits for its task waits on a worker, never on the I/O thread.
+  auto job = [&ctx, ex, id = m.id, op = *op, params = m.params] { answer_call(ctx, *ex, id, op, params); };
+  if (!ctx.offload(ex, std::move(job))) ex->reply(overloaded_reply());
 }
 
 }  // namespace a2a::agent

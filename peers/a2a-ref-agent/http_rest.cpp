@@ -5,6 +5,7 @@
 // path safety, sizes, route, tenant, version, media type, body, query.
 #include "peers/a2a-ref-agent/http_binding.hpp"
 #include "runner/a2a/rest_routes.hpp"
+#include "runner/jsonrpc/message.hpp"
 #include "runner/transport/url.hpp"
 
 namespace a2a::agent {
@@ -104,7 +105,7 @@ void serve(const RestRequest& rr, Operation op, const Json& params) {
       return;
     }
     SseFormat format;
-    format.event = [](const Json& event) { return event; };
+    format.event = [](const Json& event) { return jsonrpc::dump(event); };
     format.error = [&rr](const CallError& e) { return Json::parse(rest_error_reply(e, rr.ctx.faults, false).body); };
     pump_stream(ctx, rr.ex, std::move(opened.stream), format);
     return;

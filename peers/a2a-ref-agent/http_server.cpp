@@ -1,5 +1,6 @@
 #include "peers/a2a-ref-agent/http_server.hpp"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include "peers/a2a-ref-agent/http_binding.hpp"
@@ -17,6 +18,8 @@ namespace {
 constexpr size_t kServerMaxBody = 16u << 20;
 constexpr core::Millis kStopGrace{1000};
 constexpr core::Millis kPushGrace{2000};
+// Requests served since the last trim that make one worth its milliseconds.
+constexpr long kTrimAfterRequests = 1000;
 
 std::string url_host(const std::string& bind) {
   if (bind == "0.0.0.0" || bind.empty()) return "127.0.0.1";
@@ -73,6 +76,7 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
   so.max_body = kServerMaxBody;
   so.protocol_error = [rest](int status, std::string_view why) { return protocol_error_reply(rest, status, why); };
   HttpAgent* self = a.get();
+  so.on_idle = [self] { self->on_idle(); };
   auto server = transport::HttpServer::start(so, [self](std::shared_ptr<HttpExchange> ex) { self->on_request(ex); });
   if (!server) return core::fail(server.error());
   a->server_ = std::move(*server);
@@ -106,42 +110,55 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
   ctx->card_etag = card_etag(ctx->card_body);
   a->ctx_ = std::move(ctx);
   a->pool_ = std::make_unique<WorkerPool>(o.workers, o.max_workers, o.max_queue);
+  a->ctx_->offload = [self](const std::shared_ptr<HttpExchange>& ex, std::function<void()> job) {
+    return self->pool_->submit([self, ex, job = std::move(job)] { self->guarded(ex, job); });
+  };
   a->ready_ = true;
   return a;
 }
 
+// After a burst the heap holds freed memory in many thread arenas; glibc
+// keeps it. Trimming when the last client left gives it back (a load test
+// sees VmRSS return), and is skipped after light use, where it buys nothing.
+void HttpAgent::on_idle() {
+  if (served_.exchange(0) >= kTrimAfterRequests) malloc_trim(0);
+}
+
 void HttpAgent::on_request(std::shared_ptr<HttpExchange> ex) {
+  ++served_;
   if (!ready_) {
     ex->reply(ServerReply{503, {{"Retry-After", "1"}}, "", true});
     return;
   }
-  if (ex->request().path() == kCardPath) {
+  const ServerRequest& req = ex->request();
+  if (req.path() == kCardPath) {
     handle_card(*ctx_, *ex);
     return;
   }
-  if (!pool_->submit([this, ex] { route(ex); })) {
-    ServerReply r = json_reply(503, Json{{"error", {{"code", 503}, {"status", "UNAVAILABLE"},
-                                                    {"message", "Server overloaded: too many requests in flight"}}}});
-    r.headers.emplace_back("Retry-After", "1");
-    ex->reply(std::move(r));
+  // JSON-RPC is answered on this I/O thread (a hand-off would cost more than
+  // most calls); only what may block goes to a worker (ctx_->offload).
+  if (ctx_->jsonrpc && req.method == "POST" && req.path() == "/") {
+    guarded(ex, [this, &ex] { handle_jsonrpc(*ctx_, ex); });
+    return;
   }
+  if (!pool_->submit([this, ex] { guarded(ex, [this, &ex] { route(ex); }); })) ex->reply(overloaded_reply());
 }
 
 void HttpAgent::route(const std::shared_ptr<HttpExchange>& ex) {
-  const ServerRequest& req = ex->request();
+  if (ctx_->rest) {
+    handle_rest(*ctx_, ex);
+  } else if (ex->request().path() == "/") {
+    ex->reply(ServerReply{405, {{"Allow", "POST"}, {"Content-Type", "text/plain"}},
+                          "405 JSON-RPC requests are POSTed to this URL\n", false});
+  } else {
+    ex->reply(ServerReply{404, {{"Content-Type", "text/plain"}},
+                          "404 not found: this agent serves JSON-RPC at / only\n", false});
+  }
+}
+
+void HttpAgent::guarded(const std::shared_ptr<HttpExchange>& ex, const std::function<void()>& fn) {
   try {
-    bool root = req.path() == "/";
-    if (ctx_->jsonrpc && root && req.method == "POST") {
-      handle_jsonrpc(*ctx_, ex);
-    } else if (ctx_->rest) {
-      handle_rest(*ctx_, ex);
-    } else if (root) {
-      ex->reply(ServerReply{405, {{"Allow", "POST"}, {"Content-Type", "text/plain"}},
-                            "405 JSON-RPC requests are POSTed to this URL\n", false});
-    } else {
-      ex->reply(ServerReply{404, {{"Content-Type", "text/plain"}},
-                            "404 not found: this agent serves JSON-RPC at / only\n", false});
-    }
+    fn();
   } catch (const std::exception& e) {
     // A bug of ours costs one request, not the agent.
     if (options_.log_fd >= 0) {
@@ -149,6 +166,7 @@ void HttpAgent::route(const std::shared_ptr<HttpExchange>& ex) {
       [[maybe_unused]] ssize_t n = ::write(options_.log_fd, line.data(), line.size());
     }
     ex->reply(ServerReply{500, {{"Content-Type", "text/plain"}}, "500 internal error\n", true});
+    ex->abort();  // a stream already begun ends here (ignored after the reply above)
   }
 }
 

@@ -1,11 +1,13 @@
 // The reference agent on HTTP: JSON-RPC (POST /) and REST (the §4.1 paths)
 // on one port, the agent card at /.well-known/agent-card.json, push
-// notifications delivered to webhooks. I/O threads only parse and route;
-// core calls and stream pumps run on a growing worker pool, so blocking
-// sends and hundreds of open streams never stall the I/O.
+// notifications delivered to webhooks. JSON-RPC calls that cannot block
+// are answered on the I/O threads, with the events a stream has ready at
+// once; blocking sends, streams that wait for events and REST run on a
+// growing worker pool, so they never stall the I/O (docs/performance.md).
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +64,9 @@ class HttpAgent {
   explicit HttpAgent(HttpAgentOptions options);
   void on_request(std::shared_ptr<transport::HttpExchange> ex);
   void route(const std::shared_ptr<transport::HttpExchange>& ex);
+  void on_idle();  // the last connection closed
+  // Runs fn; an exception is logged and `ex` answered 500 (or, mid-stream, closed).
+  void guarded(const std::shared_ptr<transport::HttpExchange>& ex, const std::function<void()>& fn);
 
   HttpAgentOptions options_;
   std::unique_ptr<PushDelivery> push_;
@@ -72,6 +77,7 @@ class HttpAgent {
   std::string url_;
   uint16_t port_ = 0;
   std::atomic<bool> ready_{false};
+  std::atomic<long> served_{0};  // requests since the last idle trim
   bool stopped_ = false;
 };
 

@@ -15,16 +15,76 @@ namespace {
 // connection: a client that left is noticed within this time even if its
 // close notification were lost.
 constexpr core::Millis kPumpSlice{1000};
+// Bytes of ready events gathered into one write.
+constexpr size_t kBatchBytes = 64u << 10;
+
+// The next item; an event's SSE bytes are appended to `batch` as it is read.
+StreamItem next_into(const HttpContext& ctx, const SseFormat& format, EventStream& stream, core::Deadline until,
+                     std::string& batch) {
+  return stream.next_view(until, [&](const Json& event) { batch += sse_event_text(format.event(event), ctx.faults); });
+}
+
+// Appends what `item` adds beyond its event bytes; false when the stream ends with it.
+bool add_item(const HttpContext& ctx, const SseFormat& format, const StreamItem& item, std::string& batch) {
+  if (item.kind == StreamItem::Kind::kEnd) return false;
+  if (item.kind == StreamItem::Kind::kEvent) return !ctx.faults.has(Fault::kHttpSseCloseEarly);
+  batch += sse_event(format.error(item.error), ctx.faults, "error");
+  return false;
+}
 
 }  // namespace
 
 std::string sse_event(const Json& data, const Faults& faults, std::string_view event) {
-  std::string ev = wire::encode_sse(jsonrpc::dump(data), event);
+  return sse_event_text(jsonrpc::dump(data), faults, event);
+}
+
+std::string sse_event_text(std::string_view data, const Faults& faults, std::string_view event) {
+  std::string ev = wire::encode_sse(data, event);
   // http-sse-no-blank-line: without the blank line the next event's data
   // lines join this one.
   if (faults.has(Fault::kHttpSseNoBlankLine) && ev.ends_with("\n\n")) ev.pop_back();
   return ev;
 }
+
+namespace {
+
+// Sends the stream's items until it ends (true) or, when `wait` is false,
+// until none is ready (false). With `wait` it waits for items in slices,
+// ending when the client left or the stream's time limit passed.
+bool pump(const HttpContext& ctx, HttpExchange& ex, EventStream& stream, const SseFormat& format,
+          core::Deadline limit, bool wait) {
+  for (;;) {
+    auto until = wait ? core::Deadline::after(kPumpSlice).min(limit) : core::Deadline::after(core::Millis(0));
+    std::string batch;
+    StreamItem item = next_into(ctx, format, stream, until, batch);
+    if (item.kind == StreamItem::Kind::kTimeout) {
+      if (ex.closed()) return true;
+      if (!limit.expired()) {
+        if (!wait) return false;
+        continue;
+      }
+      ex.write(sse_event(format.error(internal_error("Stream time limit reached; subscribe again")), ctx.faults,
+                         "error"));
+      return true;
+    }
+    // Events already logged go out in the same write: one wake-up of the I/O
+    // thread and one send per burst rather than per event.
+    bool open = true;
+    while ((open = add_item(ctx, format, item, batch)) && batch.size() < kBatchBytes) {
+      item = next_into(ctx, format, stream, core::Deadline::after(core::Millis(0)), batch);
+      if (item.kind == StreamItem::Kind::kTimeout) break;
+    }
+    if (!batch.empty() && !ex.write(std::move(batch))) return true;
+    if (!open) return true;
+  }
+}
+
+void finish(EventStream& stream, HttpExchange& ex) {
+  stream.cancel();
+  ex.end();
+}
+
+}  // namespace
 
 void pump_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex,
                  std::unique_ptr<EventStream> owned, const SseFormat& format) {
@@ -40,24 +100,16 @@ void pump_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex
     return;
   }
   auto limit = core::Deadline::after(ctx.max_stream);
-  for (;;) {
-    StreamItem item = stream->next(core::Deadline::after(kPumpSlice).min(limit));
-    if (item.kind == StreamItem::Kind::kEnd) break;
-    if (item.kind == StreamItem::Kind::kTimeout) {
-      if (ex->closed()) break;
-      if (!limit.expired()) continue;
-      ex->write(sse_event(format.error(internal_error("Stream time limit reached; subscribe again")), ctx.faults,
-                          "error"));
-      break;
-    }
-    bool is_event = item.kind == StreamItem::Kind::kEvent;
-    Json data = is_event ? format.event(item.event) : format.error(item.error);
-    if (!ex->write(sse_event(data, ctx.faults, is_event ? "" : "error"))) break;
-    if (!is_event) break;
-    if (ctx.faults.has(Fault::kHttpSseCloseEarly)) break;
-  }
-  stream->cancel();
-  ex->end();
+  if (pump(ctx, *ex, *stream, format, limit, false)) return finish(*stream, *ex);
+  // The stream goes on: a worker waits for the rest (this thread must not).
+  auto rest = [&ctx, ex, stream, format, limit] {
+    pump(ctx, *ex, *stream, format, limit, true);
+    finish(*stream, *ex);
+  };
+  if (ctx.offload(ex, std::move(rest))) return;
+  ex->write(sse_event(format.error(internal_error("Server overloaded: no worker to follow this stream")), ctx.faults,
+                      "error"));
+  finish(*stream, *ex);
 }
 
 }  // namespace a2a::agent

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <functional>
 #include <variant>
 
 #include "peers/a2a-ref-agent/core_state.hpp"
@@ -21,7 +22,7 @@ constexpr std::array<std::string_view, 4> kAcceptedExact = {"text/plain", "appli
 constexpr std::array<std::string_view, 2> kAcceptedFamilies = {"text/", "image/"};
 
 struct SendRequest {
-  Json message;
+  const Json* message = nullptr;  // in the caller's params, which outlive the call
   std::optional<std::string> task_id;
   std::optional<std::string> context_id;
   bool return_immediately = false;
@@ -90,16 +91,16 @@ std::optional<CallError> parse_send(const Json& params, SendRequest& out) {
   if (auto e = require_object(params, false)) return e;
   const Json* message = field(params, "message");
   if (!message || !message->is_object()) return invalid_params("message", "is required and must be an object");
-  out.message = *message;
-  if (auto e = validation_error(out.message)) return e;
-  if (auto e = check_content_types(out.message)) return e;
+  out.message = message;
+  if (auto e = validation_error(*message)) return e;
+  if (auto e = check_content_types(*message)) return e;
   if (auto e = parse_configuration(params, out)) return e;
   // message.taskId/contextId; the request-level spelling the ACTS files use is accepted too.
-  if (auto e = get_string(out.message, "taskId", out.task_id, "message")) return e;
+  if (auto e = get_string(*message, "taskId", out.task_id, "message")) return e;
   if (!out.task_id) {
     if (auto e = get_string(params, "taskId", out.task_id)) return e;
   }
-  if (auto e = get_string(out.message, "contextId", out.context_id, "message")) return e;
+  if (auto e = get_string(*message, "contextId", out.context_id, "message")) return e;
   if (!out.context_id) {
     if (auto e = get_string(params, "contextId", out.context_id)) return e;
   }
@@ -114,6 +115,7 @@ struct Accepted {
   Json first_event;                    // {"task":...} a stream starts with
   size_t start_index = 0;              // log entries after first_event
   Json immediate;                      // the task right after acceptance
+  std::function<void()> run_now;       // this turn's plan when it is due at once (store unlocked)
 };
 
 // Runs `plan` if the task is still in the turn that scheduled it.
@@ -135,15 +137,21 @@ void add_inline_push_config(TaskRecord& r, const SendRequest& req) {
   r.push_configs.push_back(std::move(stored));
 }
 
-// Lock held. Moves the task to WORKING and schedules this turn's plan.
-void begin_turn(CoreState& st, const std::shared_ptr<TaskRecord>& r, const std::string& text) {
+// Lock held. Moves the task to WORKING and plans this turn: a plan due later
+// goes to the scheduler; one due now is returned for the caller to run once
+// the store is unlocked, after the answer or stream start was taken (so the
+// outcome is the one the scheduler would give, without two thread hand-offs).
+std::function<void()> begin_turn(CoreState& st, const std::shared_ptr<TaskRecord>& r, const std::string& text) {
   uint64_t gen = ++r->generation;
   st.store.set_status(*r, TaskState::kWorking, "", false);
   TurnPlan plan = plan_turn(r->behaviour, r->turn, text, st.plan);
   bool idle = plan.chunks.empty() && !plan.stream_error && plan.final_state == TaskState::kWorking;
-  if (idle) return;  // tck-cancel: stays WORKING
+  if (idle) return {};  // tck-cancel: stays WORKING
   core::Millis delay = plan.delay;
-  st.scheduler.post_after(delay, [&st, r, gen, plan = std::move(plan)] { apply_plan(st, *r, gen, plan); });
+  auto job = [&st, r, gen, plan = std::move(plan)] { apply_plan(st, *r, gen, plan); };
+  if (delay.count() <= 0) return job;
+  st.scheduler.post_after(delay, std::move(job));
+  return {};
 }
 
 std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& req, const Selection& sel,
@@ -161,11 +169,11 @@ std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& r
     return acc;
   }
   std::string ctx = req.context_id.value_or(core::uuid_v7());
-  acc.record = st.store.create(ctx, behaviour, req.message);
+  acc.record = st.store.create(ctx, behaviour, *req.message);
   acc.first_event = model::wrap_task(task_json(*acc.record, req.view));
   acc.start_index = acc.record->log.size();
   add_inline_push_config(*acc.record, req);
-  begin_turn(st, acc.record, sel.text);
+  acc.run_now = begin_turn(st, acc.record, sel.text);
   acc.immediate = task_json(*acc.record, req.view);
   return acc;
 }
@@ -188,13 +196,13 @@ std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest
     fresh.context_id = r->context_id;
     return start_task(st, fresh, sel, r->behaviour);
   }
-  st.store.append_user_message(*r, req.message);
+  st.store.append_user_message(*r, *req.message);
   add_inline_push_config(*r, req);
   Accepted acc;
   acc.record = r;
   if (model::is_interrupted(r->state)) {
     ++r->turn;
-    begin_turn(st, r, sel.text);
+    acc.run_now = begin_turn(st, r, sel.text);
   }
   // A message to a task that is still working is recorded; its work goes on.
   acc.first_event = model::wrap_task(task_json(*r, req.view));
@@ -205,7 +213,7 @@ std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest
 
 std::variant<Accepted, CallError> accept(CoreState& st, SendRequest& req) {
   if (st.fault(Fault::kSemIgnoreHistoryLength)) req.view.history_length.reset();
-  Selection sel = select_behaviour(req.message);
+  Selection sel = select_behaviour(*req.message);
   auto lk = st.store.lock();
   if (req.task_id) return continue_task(st, req, sel);
   return start_task(st, req, sel, sel.behaviour);
@@ -219,6 +227,7 @@ CallResult send_message(CoreState& st, const Json& params) {
   auto outcome = accept(st, req);
   if (auto* e = std::get_if<CallError>(&outcome)) return *e;
   Accepted& acc = std::get<Accepted>(outcome);
+  if (acc.run_now) acc.run_now();
   Json result;
   if (!acc.record) {
     result = model::wrap_message(acc.reply);
@@ -235,12 +244,36 @@ CallResult send_message(CoreState& st, const Json& params) {
   return result;
 }
 
+bool send_may_block(const CoreState& st, const Json& params) {
+  const Json* message = params.is_object() ? field(params, "message") : nullptr;
+  if (!message || !message->is_object()) return false;  // answered with an error at once
+  if (st.fault(Fault::kSemBlockingReturnsEarly)) return false;
+  if (const Json* cfg = field(params, "configuration")) {
+    const Json* immediate = cfg->is_object() ? field(*cfg, "returnImmediately") : nullptr;
+    if (immediate && immediate->is_boolean() && immediate->get<bool>()) return false;
+  }
+  // A direct Message reply has no task to wait for; a message to an existing
+  // task (message.taskId or the request-level taskId) may wait for it.
+  if (field(*message, "taskId") || field(params, "taskId")) return true;
+  // A new task whose first plan is due at once is finished before the wait
+  // begins (send_message runs that plan itself); tck-cancel and a delayed
+  // tck-long-running wait.
+  Selection sel = select_behaviour(*message);
+  switch (sel.behaviour) {
+    case Behaviour::kMessageResponse: return false;
+    case Behaviour::kCancel: return true;
+    case Behaviour::kLongRunning: return plan_turn(sel.behaviour, 0, sel.text, st.plan).delay.count() > 0;
+    default: return false;
+  }
+}
+
 StreamOpen send_streaming_message(CoreState& st, const Json& params) {
   SendRequest req;
   if (auto e = parse_send(params, req)) return StreamOpen{*e, nullptr};
   auto outcome = accept(st, req);
   if (auto* e = std::get_if<CallError>(&outcome)) return StreamOpen{*e, nullptr};
   Accepted& acc = std::get<Accepted>(outcome);
+  if (acc.run_now) acc.run_now();
   if (!acc.record) {
     return StreamOpen{std::nullopt, make_fixed_stream({model::wrap_message(acc.reply)}, st.config.faults)};
   }

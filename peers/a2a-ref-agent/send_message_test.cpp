@@ -240,5 +240,22 @@ TEST(Unit, TaskIdsAreUniqueAcrossManyTasks) {
   EXPECT_EQ(ids.size(), 50u);
 }
 
+TEST(Unit, OnlyASendThatWaitsForATaskMayBlock) {
+  AgentCore core{fast_config()};
+  // Bindings answer the others on their I/O thread, so a wrong "false" would stall it.
+  EXPECT_FALSE(core.may_block(Operation::kSendMessage, send_params("tck-message-response hi")));
+  EXPECT_FALSE(core.may_block(Operation::kSendMessage, send_params("tck-cancel", {{"returnImmediately", true}})));
+  EXPECT_FALSE(core.may_block(Operation::kSendMessage, Json{{"message", "not an object"}}));
+  EXPECT_FALSE(core.may_block(Operation::kGetTask, Json{{"id", "t"}}));
+  EXPECT_FALSE(core.may_block(Operation::kCancelTask, Json{{"id", "t"}}));
+  EXPECT_FALSE(core.may_block(Operation::kSendMessage, send_params("tck-complete-task")));  // its plan runs at once
+  EXPECT_TRUE(core.may_block(Operation::kSendMessage, send_params("tck-long-running delay=500")));
+  EXPECT_TRUE(core.may_block(Operation::kSendMessage, send_params("tck-cancel", {{"returnImmediately", false}})));
+  EXPECT_TRUE(core.may_block(Operation::kSendMessage, send_params("tck-message-response", nullptr, {{"taskId", "t"}})));
+  Json request_level = send_params("tck-message-response");
+  request_level["taskId"] = "t";
+  EXPECT_TRUE(core.may_block(Operation::kSendMessage, request_level));
+}
+
 }  // namespace
 }  // namespace a2a::agent

@@ -39,7 +39,7 @@ std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Beh
   r->status_seq = ++seq_;
   append_user_message(*r, user_message);
   tasks_.emplace(r->id, r);
-  contexts_.insert(context_id);
+  ++contexts_[context_id];
   return r;
 }
 
@@ -63,10 +63,29 @@ void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string&
   if (!r.status.contains("timestamp")) r.status["timestamp"] = model::now_timestamp();
   r.status_ms = model::parse_timestamp_ms(r.status["timestamp"].get<std::string>()).value_or(r.status_ms);
   r.status_seq = ++seq_;
-  Json ev = model::wrap_status_update(model::status_update(r.id, r.context_id, r.status));
+  Json ev = Json::object();
+  ev["statusUpdate"] = model::status_update(r.id, r.context_id, r.status);
   notify_push(r, ev);
   r.log.push_back(LogEntry{std::move(ev), std::nullopt, s});
   r.cv.notify_all();
+  if (model::is_terminal(s)) retire(r);
+}
+
+void TaskStore::retire(const TaskRecord& r) {
+  size_t weight = 1 + r.log.size() + r.history.size();
+  finished_.push_back(Finished{r.id, weight});
+  finished_weight_ += weight;
+  // The newest finished task always stays: a client reads it right after.
+  while (finished_weight_ > kMaxFinishedWeight && finished_.size() > 1) {
+    Finished old = std::move(finished_.front());
+    finished_.pop_front();
+    finished_weight_ -= old.weight;
+    auto it = tasks_.find(old.id);
+    if (it == tasks_.end()) continue;
+    auto ctx = contexts_.find(it->second->context_id);
+    if (ctx != contexts_.end() && --ctx->second == 0) contexts_.erase(ctx);
+    tasks_.erase(it);
+  }
 }
 
 void TaskStore::add_chunk(TaskRecord& r, const Json& artifact, bool append, bool last_chunk) {
@@ -80,7 +99,9 @@ void TaskStore::add_chunk(TaskRecord& r, const Json& artifact, bool append, bool
   } else {
     *it = artifact;
   }
-  Json ev = model::wrap_artifact_update(model::artifact_update(r.id, r.context_id, artifact, append, last_chunk));
+  // Wrapped by moving, not through wrap_artifact_update (one deep copy less per event).
+  Json ev = Json::object();
+  ev["artifactUpdate"] = model::artifact_update(r.id, r.context_id, artifact, append, last_chunk);
   notify_push(r, ev);
   r.log.push_back(LogEntry{std::move(ev), std::nullopt, std::nullopt});
   r.cv.notify_all();

@@ -4,17 +4,24 @@
 // variable, used with that mutex, that streams, subscribers and blocking
 // sends wait on, always with a deadline. close() wakes every waiter so a
 // shutdown never waits for a task to finish.
+//
+// Bounded: tasks in a terminal state are kept while their total weight (log
+// entries + history messages + 1 each, about 2 KiB a unit) stays within
+// kMaxFinishedWeight; above it the oldest finished ones are forgotten
+// (GetTask: TaskNotFound), so an agent under load for hours keeps a steady
+// size (docs/ref-agent.md, docs/performance.md). Unfinished tasks are never
+// forgotten; a stream or blocked send holding a forgotten task still ends well.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "peers/a2a-ref-agent/behaviour.hpp"
@@ -29,6 +36,9 @@ struct LogEntry {
   std::optional<CallError> error;           // a mid-stream error
   std::optional<model::TaskState> state;    // set on status updates
 };
+
+// The weight of finished tasks a store keeps (see above): about 20 MiB.
+inline constexpr size_t kMaxFinishedWeight = 10000;
 
 struct TaskRecord {
   std::string id;
@@ -67,13 +77,13 @@ class TaskStore {
   std::shared_ptr<TaskRecord> create(const std::string& context_id, Behaviour b, const Json& user_message);
   void append_user_message(TaskRecord& r, const Json& user_message);
   bool knows_context(const std::string& context_id) const { return contexts_.count(context_id) > 0; }
-  void add_context(const std::string& context_id) { contexts_.insert(context_id); }
   // New status (with an agent message when `text` is non-empty), logged as a statusUpdate.
   void set_status(TaskRecord& r, model::TaskState s, const std::string& text, bool reply_in_history);
   // Logs an artifactUpdate and merges the chunk into the task's artifacts.
   void add_chunk(TaskRecord& r, const Json& artifact, bool append, bool last_chunk);
   void add_error(TaskRecord& r, const CallError& e);
   std::vector<std::shared_ptr<TaskRecord>> all() const;
+  size_t size() const { return tasks_.size(); }
 
   // Waits on r.cv until pred() holds, the deadline passes or the store closes.
   // Returns pred() (so false on timeout or close).
@@ -96,10 +106,19 @@ class TaskStore {
  private:
   Json agent_message(const TaskRecord& r, const std::string& text) const;
   void notify_push(const TaskRecord& r, const Json& event) const;
+  // `r` reached a terminal state: it joins the finished tasks, and the
+  // oldest of them go while their weight is above the bound.
+  void retire(const TaskRecord& r);
 
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<TaskRecord>> tasks_;
-  std::unordered_set<std::string> contexts_;
+  std::unordered_map<std::string, size_t> contexts_;  // contextId -> tasks kept in it
+  struct Finished {
+    std::string id;
+    size_t weight;
+  };
+  std::deque<Finished> finished_;  // oldest first
+  size_t finished_weight_ = 0;
   uint64_t seq_ = 0;
   bool closed_ = false;
   PushHook push_hook_;

@@ -82,6 +82,10 @@ struct HttpServerOptions {
   // Replies for protocol-level errors the server detects itself (400 bad
   // request syntax, 413, 431). Default: a text/plain body naming the problem.
   std::function<ServerReply(int status, std::string_view why)> protocol_error;
+  // Called when the last open connection closed (from the thread that closed
+  // it; it must not block): a server that just served a burst may give
+  // memory back here.
+  std::function<void()> on_idle;
 };
 
 class HttpServer {

@@ -126,6 +126,8 @@ class Session : public std::enable_shared_from_this<Session> {
     After after;
   };
   std::deque<Out> out_;
+  std::vector<net::const_buffer> gather_;  // the write on the wire: the first gathered_ pieces of out_
+  size_t gathered_ = 0;
   std::atomic<size_t> queued_{0};
   std::string continue_bytes_;  // "100 Continue" being written
   uint64_t timer_gen_ = 0;

@@ -38,6 +38,9 @@
 //   tck-stream-error       artifact, then execute() throws: the SDK has no API for an
 //                          executor to emit a mid-stream error event, it turns the exception
 //                          into a FAILED status ("Agent execution error: ...") instead.
+//   tck-stream-many        count=N artifactUpdates of one artifactId (texts "chunk 0".., append
+//                          from the second, lastChunk on the last; default 10, max 10000),
+//                          COMPLETED: the events of a2a-ref-agent's, for bench/http_bench.cpp
 // A follow-up turn (message with the task's taskId) starts with the task event in WORKING, as
 // the SDK requires a task or message as the first event of every execution.
 // SDK usage that differs from its README examples, and why:
@@ -91,6 +94,7 @@ const kBehaviours = [
   ['reject-task', 'tck-reject-task', 'REJECTED with a status message'],
   ['auth-required', 'tck-auth-required', 'AUTH_REQUIRED; any follow-up completes it'],
   ['stream-error', 'tck-stream-error', 'an artifact, then an executor error (FAILED)'],
+  ['stream-many', 'tck-stream-many', 'count=N chunks (default 10, max 10000) of one artifact, then COMPLETED'],
 ];
 
 // ---- behaviour selection -------------------------------------------------------------
@@ -129,6 +133,12 @@ function selectBehaviour(message) {
 function firstWord(text) {
   const m = /^\s*([A-Za-z0-9]+)/.exec(text);
   return m ? m[1].toLowerCase() : '';
+}
+
+function countOf(text) {
+  const m = /count=(\d+)/.exec(text);
+  const n = m ? Number(m[1]) : 10;
+  return Math.min(Math.max(n, 1), 10000);
 }
 
 function delayOf(text) {
@@ -206,6 +216,16 @@ function planChunked() {
   return { chunks, state: TaskState.TASK_STATE_COMPLETED, reply: '' };
 }
 
+function planMany(text) {
+  const id = randomUUID();
+  const n = countOf(text);
+  const chunks = [];
+  for (let i = 0; i < n; i++) {
+    chunks.push({ artifact: artifact('many', [textPart(`chunk ${i}`)], id), append: i > 0, lastChunk: i === n - 1 });
+  }
+  return { chunks, state: TaskState.TASK_STATE_COMPLETED, reply: '' };
+}
+
 function planTurn(name, turn, text) {
   switch (name) {
     case 'message-response':
@@ -238,6 +258,8 @@ function planTurn(name, turn, text) {
       return complete(artifact('stream', [textPart('Streamed content')]), '');
     case 'stream-chunked':
       return planChunked();
+    case 'stream-many':
+      return planMany(text);
     case 'artifact-text':
     case 'artifact-file':
     case 'artifact-file-url':

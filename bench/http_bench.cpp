@@ -1,0 +1,265 @@
+// HTTP JSON-RPC speed of a2a-ref-agent against an agent built on the official
+// JavaScript SDK (tests/interop/js/agent.mjs), under the same closed-loop load
+// (bench/http_load.hpp) at the same concurrency: SendMessage requests per
+// second with p50/p99 latency, and SendStreamingMessage events per second.
+// The goal (docs/performance.md, "HTTP"): the reference agent at least 10x.
+//
+//   http_bench [--connections 16,64] [--duration-ms 3000] [--warmup-ms 1000]
+//              [--events K] [--agent PATH] [--js-dir DIR] [--no-js] [--unary-only | --stream-only]
+//   http_bench --load [--clients 2000] [--requests 20] [--streams 5000] [--events K]
+//
+// --load is the big run of the reference agent alone (the bounded one is
+// tests/e2e/load_test.cpp): that many concurrent clients doing SendMessage,
+// then that many concurrent streams, with every answer and event checked,
+// and the agent's memory before, at peak and after. Exit status 1 when any
+// answer was wrong or an agent could not start.
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/http_agent.hpp"
+#include "bench/http_load.hpp"
+
+namespace {
+
+using a2a::bench::HttpAgentProcess;
+using a2a::bench::LoadMode;
+using a2a::bench::LoadOptions;
+using a2a::bench::LoadResult;
+using a2a::core::Millis;
+
+struct Args {
+  std::vector<int> connections = {16, 64};
+  long duration_ms = 3000;
+  long warmup_ms = 1000;
+  int events = 100;
+  std::string agent = A2A_BINARY_DIR "/bin/a2a-ref-agent";
+  std::string js_dir = A2A_SOURCE_DIR "/tests/interop/js";
+  bool js = true;
+  bool unary = true;
+  bool stream = true;
+  bool load = false;
+  int clients = 2000;
+  long requests = 20;
+  int streams = 5000;
+};
+
+std::vector<int> int_list(const std::string& s) {
+  std::vector<int> out;
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t comma = s.find(',', pos);
+    out.push_back(std::atoi(s.substr(pos, comma - pos).c_str()));
+    pos = comma == std::string::npos ? s.size() : comma + 1;
+  }
+  return out;
+}
+
+bool parse_args(int argc, char** argv, Args& a) {
+  for (int i = 1; i < argc; ++i) {
+    std::string k = argv[i];
+    auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (k == "--connections") a.connections = int_list(value());
+    else if (k == "--duration-ms") a.duration_ms = std::atol(value().c_str());
+    else if (k == "--warmup-ms") a.warmup_ms = std::atol(value().c_str());
+    else if (k == "--events") a.events = std::atoi(value().c_str());
+    else if (k == "--agent") a.agent = value();
+    else if (k == "--js-dir") a.js_dir = value();
+    else if (k == "--no-js") a.js = false;
+    else if (k == "--unary-only") a.stream = false;
+    else if (k == "--stream-only") a.unary = false;
+    else if (k == "--load") a.load = true;
+    else if (k == "--clients") a.clients = std::atoi(value().c_str());
+    else if (k == "--requests") a.requests = std::atol(value().c_str());
+    else if (k == "--streams") a.streams = std::atoi(value().c_str());
+    else {
+      std::fprintf(stderr, "http_bench: unknown argument '%s' (usage: top of bench/http_bench.cpp)\n", k.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+// Why the JS agent cannot run here, or "" when it can.
+std::string js_missing(const Args& a) {
+  if (std::system("command -v node >/dev/null 2>&1") != 0) return "node is not installed";
+  if (!std::filesystem::exists(a.js_dir + "/node_modules/@a2a-js/sdk")) {
+    return a.js_dir + "/node_modules has no @a2a-js/sdk (run scripts/interop-setup.sh)";
+  }
+  return "";
+}
+
+struct Row {
+  LoadResult r;
+  double rps = 0, p50 = 0, p99 = 0, eps = 0;
+  double cpu = 0;  // agent CPU seconds during the measured run
+  double per_cpu(long long n) const { return cpu > 0 ? static_cast<double>(n) / cpu : 0; }
+};
+
+Row measure(const HttpAgentProcess& agent, LoadMode mode, int connections, const Args& a) {
+  LoadOptions o;
+  o.port = agent.port();
+  o.path = agent.path();
+  o.mode = mode;
+  o.connections = connections;
+  o.stream_events = a.events;
+  o.duration = Millis(a.warmup_ms);
+  o.deadline = Millis(a.warmup_ms + 60000);
+  if (a.warmup_ms > 0) a2a::bench::run_load(o);
+  o.duration = Millis(a.duration_ms);
+  o.deadline = Millis(a.duration_ms + 60000);
+  Row row;
+  double cpu0 = agent.cpu_seconds();
+  row.r = a2a::bench::run_load(o);
+  row.cpu = agent.cpu_seconds() - cpu0;
+  row.rps = row.r.per_second(row.r.ok);
+  row.eps = row.r.per_second(row.r.events);
+  row.p50 = row.r.percentile_ms(50);
+  row.p99 = row.r.percentile_ms(99);
+  return row;
+}
+
+void print_row(const char* name, const Row& row, LoadMode mode) {
+  if (mode == LoadMode::kUnary) {
+    std::printf("  %-14s %9lld  %9.0f  %7.2f  %7.2f  %9.0f  %8lld\n", name, row.r.ok, row.rps, row.p50, row.p99,
+                row.per_cpu(row.r.ok), row.r.failures);
+  } else {
+    std::printf("  %-14s %9lld  %9.0f  %9.0f  %7.2f  %9.0f  %8lld\n", name, row.r.ok, row.rps, row.eps, row.p50,
+                row.per_cpu(row.r.events), row.r.failures);
+  }
+  for (const auto& s : row.r.samples) std::printf("    failure: %s\n", s.c_str());
+}
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+bool compare(const Args& a, HttpAgentProcess& ref, HttpAgentProcess* js) {
+  bool ok = true;
+  for (LoadMode mode : {LoadMode::kUnary, LoadMode::kStream}) {
+    bool unary = mode == LoadMode::kUnary;
+    if (unary ? !a.unary : !a.stream) continue;
+    for (int c : a.connections) {
+      std::printf("\n%s, %d connections, %.1f s after %.1f s warm-up%s\n",
+                  unary ? "SendMessage" : "SendStreamingMessage", c, a.duration_ms / 1000.0, a.warmup_ms / 1000.0,
+                  unary ? "" : (", " + std::to_string(a.events + 3) + " events per stream").c_str());
+      std::printf("  %-14s %9s  %9s  %9s  %7s  %9s  %8s\n", "agent", unary ? "requests" : "streams",
+                  unary ? "req/s" : "streams/s", unary ? "p50 ms" : "events/s", unary ? "p99 ms" : "p50 ms",
+                  unary ? "req/cpu-s" : "ev/cpu-s", "failures");
+      Row r = measure(ref, mode, c, a);
+      print_row("a2a-ref-agent", r, mode);
+      ok = ok && r.r.failures == 0 && r.r.ok > 0;
+      if (!js) continue;
+      Row j = measure(*js, mode, c, a);
+      print_row("js-sdk-agent", j, mode);
+      ok = ok && j.r.failures == 0 && j.r.ok > 0;
+      if (unary) {
+        std::printf("  ratio ref/js: req/s x%.1f, p50 x%.1f lower, p99 x%.1f lower, req per CPU-second x%.1f\n",
+                    ratio(r.rps, j.rps), ratio(j.p50, r.p50), ratio(j.p99, r.p99),
+                    ratio(r.per_cpu(r.r.ok), j.per_cpu(j.r.ok)));
+      } else {
+        std::printf("  ratio ref/js: events/s x%.1f, stream p50 x%.1f lower, events per CPU-second x%.1f\n",
+                    ratio(r.eps, j.eps), ratio(j.p50, r.p50), ratio(r.per_cpu(r.r.events), j.per_cpu(j.r.events)));
+      }
+      std::fflush(stdout);
+    }
+  }
+  std::printf("\nagent memory after the runs: a2a-ref-agent VmRSS %ld KiB, VmHWM %ld KiB", ref.rss_kib(),
+              ref.status_field("VmHWM"));
+  if (js) std::printf("; js-sdk-agent VmRSS %ld KiB, VmHWM %ld KiB", js->rss_kib(), js->status_field("VmHWM"));
+  std::printf("\n");
+  return ok;
+}
+
+// Largest RSS seen while `load` runs (sampled every 20 ms).
+long peak_rss_during(HttpAgentProcess& agent, LoadOptions o, LoadResult& out) {
+  std::atomic<bool> done{false};
+  std::atomic<long> peak{agent.rss_kib()};
+  std::thread sampler([&] {
+    while (!done) {
+      long now = agent.rss_kib();
+      if (now > peak) peak = now;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  out = a2a::bench::run_load(o);
+  done = true;
+  sampler.join();
+  return peak;
+}
+
+bool big_load(const Args& a, HttpAgentProcess& ref) {
+  LoadOptions o;
+  o.port = ref.port();
+  o.path = ref.path();
+  o.deadline = Millis(300000);
+  o.threads = 2;
+  o.connections = 64;
+  o.per_connection = 50;
+  a2a::bench::run_load(o);  // warm-up: the pools and caches the agent keeps
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  long base = ref.rss_kib();
+  std::printf("a2a-ref-agent under load: baseline VmRSS %ld KiB, %ld threads\n", base, ref.status_field("Threads"));
+  bool ok = true;
+  for (LoadMode mode : {LoadMode::kUnary, LoadMode::kStream}) {
+    bool unary = mode == LoadMode::kUnary;
+    o.mode = mode;
+    o.connections = unary ? a.clients : a.streams;
+    o.per_connection = unary ? a.requests : 1;
+    o.stream_events = a.events;
+    LoadResult r;
+    long peak = peak_rss_during(ref, o, r);
+    std::string what = unary ? "clients x " + std::to_string(a.requests) + " SendMessage"
+                             : "streams of " + std::to_string(a.events + 3) + " events";
+    std::printf("  %d %s: %lld ok, %lld failures, %lld events, %.2f s, %.0f %s/s, p50 %.1f ms, p99 %.1f ms; "
+                "peak VmRSS %ld KiB\n",
+                o.connections, what.c_str(), r.ok, r.failures, r.events, r.seconds,
+                r.per_second(unary ? r.ok : r.events),
+                unary ? "req" : "events", r.percentile_ms(50), r.percentile_ms(99), peak);
+    for (const auto& s : r.samples) std::printf("    failure: %s\n", s.c_str());
+    ok = ok && r.failures == 0;
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  std::printf("  after (3 s idle): VmRSS %ld KiB (baseline %ld KiB), %ld threads\n", ref.rss_kib(), base,
+              ref.status_field("Threads"));
+  return ok;
+}
+
+void raise_fd_limit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;  // the agent inherits it
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  if (!parse_args(argc, argv, a)) return 2;
+  raise_fd_limit();
+  HttpAgentProcess ref({a.agent, "--http", "0", "--quiet"}, "/");
+  if (!ref.ok()) {
+    std::fprintf(stderr, "http_bench: a2a-ref-agent did not start: %s\n", ref.error().c_str());
+    return 1;
+  }
+  if (a.load) return big_load(a, ref) ? 0 : 1;
+  std::unique_ptr<HttpAgentProcess> js;
+  std::string missing = a.js ? js_missing(a) : "--no-js";
+  if (missing.empty()) {
+    js = std::make_unique<HttpAgentProcess>(std::vector<std::string>{"node", a.js_dir + "/agent.mjs", "--port", "0"},
+                                            "/a2a/jsonrpc");
+    if (!js->ok()) {
+      std::fprintf(stderr, "http_bench: the JS SDK agent did not start: %s\n", js->error().c_str());
+      return 1;
+    }
+  } else {
+    std::printf("js-sdk-agent: skipped (%s); a2a-ref-agent alone\n", missing.c_str());
+  }
+  std::printf("load generator: bench/http_load.hpp, 1 thread, keep-alive, closed loop\n");
+  return compare(a, ref, js.get()) ? 0 : 1;
+}

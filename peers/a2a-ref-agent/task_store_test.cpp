@@ -1,0 +1,66 @@
+#include "peers/a2a-ref-agent/task_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include "peers/a2a-ref-agent/test_support.hpp"
+
+namespace a2a::agent {
+namespace {
+
+using model::TaskState;
+
+// A task that goes WORKING then `end`: weight 1 + 2 log entries + 1 history message = 4.
+std::shared_ptr<TaskRecord> finished_task(TaskStore& store, const std::string& ctx, TaskState end) {
+  auto r = store.create(ctx, Behaviour::kEcho, testing::user_message("x"));
+  store.set_status(*r, TaskState::kWorking, "", false);
+  store.set_status(*r, end, "", false);
+  return r;
+}
+
+constexpr size_t kWeight = 4;
+
+TEST(Unit, FinishedTasksAboveTheWeightBoundAreForgottenOldestFirst) {
+  TaskStore store;
+  auto lk = store.lock();
+  size_t n = kMaxFinishedWeight / kWeight;  // exactly at the bound
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < n; ++i) {
+    ids.push_back(finished_task(store, "c" + std::to_string(i), TaskState::kCompleted)->id);
+  }
+  EXPECT_EQ(store.size(), n);
+  EXPECT_TRUE(store.find(ids.front()));
+  auto newest = finished_task(store, "c-new", TaskState::kFailed);
+  EXPECT_EQ(store.size(), n);
+  EXPECT_FALSE(store.find(ids[0])) << "the oldest finished task stays past the bound";
+  EXPECT_FALSE(store.knows_context("c0")) << "a forgotten task's context stays";
+  EXPECT_TRUE(store.find(ids[1]));
+  EXPECT_TRUE(store.find(newest->id));
+  EXPECT_TRUE(store.knows_context("c-new"));
+}
+
+TEST(Unit, UnfinishedTasksAreNeverForgotten) {
+  TaskStore store;
+  auto lk = store.lock();
+  auto waiting = store.create("shared", Behaviour::kInputRequired, testing::user_message("x"));
+  store.set_status(*waiting, TaskState::kInputRequired, "more?", false);
+  for (size_t i = 0; i < 2 * kMaxFinishedWeight / kWeight; ++i) finished_task(store, "shared", TaskState::kCompleted);
+  EXPECT_TRUE(store.find(waiting->id));
+  EXPECT_TRUE(store.knows_context("shared")) << "the context of a kept task is forgotten";
+  EXPECT_LE(store.size(), kMaxFinishedWeight / kWeight + 1);
+}
+
+TEST(Unit, OneTaskHeavierThanTheBoundIsStillKeptWhenNewest) {
+  TaskStore store;
+  auto lk = store.lock();
+  auto old = finished_task(store, "a", TaskState::kCompleted);
+  auto heavy = store.create("b", Behaviour::kStreamMany, testing::user_message("x"));
+  store.set_status(*heavy, TaskState::kWorking, "", false);
+  Json artifact = {{"artifactId", "a1"}, {"parts", Json::array({model::text_part("p")})}};
+  for (size_t i = 0; i < kMaxFinishedWeight; ++i) store.add_chunk(*heavy, artifact, i > 0, false);
+  store.set_status(*heavy, TaskState::kCompleted, "", false);
+  EXPECT_FALSE(store.find(old->id));
+  EXPECT_TRUE(store.find(heavy->id));
+}
+
+}  // namespace
+}  // namespace a2a::agent
