@@ -29,9 +29,9 @@ struct PushOptions {
   Faults faults;                    // push-no-auth-header, push-no-token-header
   int log_fd = 2;                   // -1 = silent
   core::Millis timeout{5000};       // per POST
-  core::Millis retry_delay{500};    // before the one retry
+  core::Millis retry_delay{100};    // before the one retry (it holds the shard)
   size_t max_queue = 4096;          // per shard
-  int shards = 2;
+  int shards = 4;
 };
 
 struct PushStats {

@@ -88,7 +88,12 @@ StepOutcome expect_webhook(Session& s, const scenario::WireAction& w, const std:
   size_t from = s.hooks->cursor;
   std::string window = std::to_string(s.scaled(within > 0 ? within : s.profile().timeouts.step_ms).count()) + " ms";
   if (want.count == 0 && !want.until) {
-    // count: 0 watches the whole window: no delivery may arrive in it.
+    // count: 0 watches the whole window: no delivery may arrive in it. It
+    // proves a negative, so a --timeout-scale below 1 must not shorten it.
+    if (within > 0 && s.scaled(within) < core::Millis(within)) {
+      deadline = core::Deadline::after(core::Millis(within)).min(s.deadline);
+      window = std::to_string(within) + " ms";
+    }
     auto got = s.hooks->wait(from, [](const auto& list) { return !list.empty(); }, deadline);
     if (got.empty()) return StepOutcome::pass();
     return StepOutcome::fail("expected no webhook delivery within " + window + ": " + summary(got));
