@@ -33,6 +33,8 @@ function(a2a_module name dir)
       A2A_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
       A2A_BINARY_DIR="${CMAKE_BINARY_DIR}"
       A2A_SHARED_DIR="${A2A_SHARED_DIR}")
-    gtest_discover_tests(a2a_${name}_test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 120)
+    # The label names the binary, so scripts/sanitize.sh can pick test sets with ctest -L.
+    gtest_discover_tests(a2a_${name}_test DISCOVERY_MODE PRE_TEST
+                         PROPERTIES TIMEOUT 120 LABELS a2a_${name}_test)
   endif()
 endfunction()
