@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
 
@@ -24,7 +25,7 @@ Json make_handshake(const std::string& session_id, const std::vector<std::string
 AckOutcome check_ack(std::string_view body, const std::vector<std::string>& offered,
                      bool accept_unknown_variant) {
   using V = AckOutcome::Verdict;
-  Json ack = Json::parse(body, nullptr, false);
+  Json ack = jsonrpc::parse_json_or_discarded(body);
   if (ack.is_discarded()) return {V::kProtocolError, "the first frame is not JSON, expected a handshakeAck"};
   if (!ack.is_object()) return {V::kProtocolError, "the first frame is not a JSON object, expected a handshakeAck"};
   auto type = ack.find("type");
@@ -49,7 +50,7 @@ AckOutcome check_ack(std::string_view body, const std::vector<std::string>& offe
 }
 
 bool is_handshake_message(std::string_view body) {
-  Json j = Json::parse(body, nullptr, false);
+  Json j = jsonrpc::parse_json_or_discarded(body);
   if (j.is_discarded() || !j.is_object() || j.contains("jsonrpc")) return false;
   auto type = j.find("type");
   return type != j.end() && type->is_string() && (*type == "handshake" || *type == "handshakeAck");

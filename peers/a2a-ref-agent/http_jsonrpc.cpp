@@ -111,7 +111,7 @@ void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>&
   std::string_view body = ex->request().body;
   std::string rewritten;
   if (f.has(Fault::kHttpJsonrpcAnyVersionMember)) {
-    Json j = Json::parse(body, nullptr, false);
+    Json j = jsonrpc::parse_json_or_discarded(body);
     if (j.is_object() && j.contains("jsonrpc") && j["jsonrpc"] != "2.0") {
       j["jsonrpc"] = "2.0";
       rewritten = j.dump();

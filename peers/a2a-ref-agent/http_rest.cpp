@@ -84,7 +84,7 @@ std::optional<Json> request_params(const RestRequest& rr, Operation op) {
             "Unsupported media type: " + got + "; REST bodies are application/json or application/a2a+json");
     return std::nullopt;
   }
-  Json body = Json::parse(req.body, nullptr, false);
+  Json body = jsonrpc::parse_json_or_discarded(req.body);
   if (body.is_discarded()) {
     rr.fail(CallError{jsonrpc::kParseError, "Invalid JSON body: the request body does not parse as JSON", nullptr});
     return std::nullopt;

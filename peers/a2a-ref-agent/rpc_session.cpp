@@ -65,7 +65,7 @@ std::optional<int> RpcSession::on_rejected(std::string_view body, const Json& re
     return kExitProtocol;
   }
   if (faults_.has(Fault::kErrBatchPartial)) {
-    Json doc = Json::parse(body, nullptr, false);
+    Json doc = jsonrpc::parse_json_or_discarded(body);
     if (!doc.is_discarded() && doc.is_array() && !doc.empty()) {
       Json batch = Json::array();
       for (const auto& el : doc) {

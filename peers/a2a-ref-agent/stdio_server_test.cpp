@@ -123,6 +123,20 @@ TEST(Unit, ParseErrorIsAnsweredWithNullIdAndTheSessionContinues) {
   EXPECT_TRUE(call(h, 2, "tasks/list", Json::object()).contains("result"));
 }
 
+TEST(Unit, AJsonBombIsAParseErrorNotAGigabyte) {
+  StdioHarness h(StdioHarness::options());
+  h.handshake();
+  std::string wide = R"({"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"x":[{})";
+  for (int i = 0; i < 1'000'000; ++i) wide += ",{}";
+  h.send_raw(wire::encode_content_length(wide + "]}}"));
+  auto err = h.read_json();
+  ASSERT_TRUE(err);
+  EXPECT_EQ((*err)["error"]["code"], -32700) << "more than a million values is refused before parsing";
+  h.send_raw(wire::encode_content_length(std::string(1000, '[') + std::string(1000, ']')));
+  EXPECT_EQ(h.read_json().value()["error"]["code"], -32700) << "so is nesting deeper than 512";
+  EXPECT_TRUE(call(h, 2, "tasks/list", Json::object()).contains("result"));
+}
+
 TEST(Unit, InvalidRequestsGetMinus32600) {
   StdioHarness h(StdioHarness::options());
   h.handshake();

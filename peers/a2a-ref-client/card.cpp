@@ -1,6 +1,7 @@
 #include "peers/a2a-ref-client/card.hpp"
 
 #include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
 #include "runner/transport/http_client.hpp"
 
 namespace a2a::client {
@@ -145,7 +146,7 @@ core::Expected<Json> fetch_card(const transport::Url& base, core::Deadline deadl
     return core::fail(ErrorKind::kProtocol, where + ": HTTP " + std::to_string(resp->status) + " " +
                                                 resp->reason + ": " + core::escape_bytes(resp->body, 200));
   }
-  Json card = Json::parse(resp->body, nullptr, /*allow_exceptions=*/false);
+  Json card = jsonrpc::parse_json_or_discarded(resp->body);
   if (card.is_discarded() || !card.is_object()) {
     return core::fail(ErrorKind::kProtocol,
                       where + ": the body is not a JSON object: " + core::escape_bytes(resp->body, 200));

@@ -4,6 +4,7 @@
 
 #include "peers/a2a-ref-client/agent_status.hpp"
 #include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::client {
 namespace {
@@ -38,7 +39,7 @@ core::Expected<std::vector<std::string>> read_variants(const json& doc) {
 core::Expected<HandshakeInfo> validate_handshake(std::string_view body,
                                                  std::string_view expected_session_id,
                                                  std::string_view variant) {
-  json doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  json doc = jsonrpc::parse_json_or_discarded(body);
   if (doc.is_discarded()) {
     return core::fail(ErrorKind::kProtocol, "handshake body is not JSON: '" + excerpt(body) + "'");
   }

@@ -7,7 +7,7 @@
 namespace a2a::client {
 namespace {
 
-Json parse_json(std::string_view text) { return Json::parse(text, nullptr, /*allow_exceptions=*/false); }
+Json parse_json(std::string_view text) { return jsonrpc::parse_json_or_discarded(text); }
 
 // Members of peer-sent JSON, read without throwing on a wrong type.
 std::string str_of(const Json& obj, const char* key) {

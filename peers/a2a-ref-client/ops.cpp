@@ -6,6 +6,7 @@
 
 #include "runner/a2a/model.hpp"
 #include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::client {
 namespace {
@@ -103,7 +104,7 @@ Json push_ref_params(const std::string& task_id, const std::string& config_id) {
 Json push_list_params(const std::string& task_id) { return Json{{"taskId", task_id}}; }
 
 core::Expected<Json> parse_raw_params(std::string_view text) {
-  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  Json j = jsonrpc::parse_json_or_discarded(text);
   if (j.is_discarded()) {
     return core::fail(core::ErrorKind::kParse,
                       "--raw-params is not valid JSON: '" + core::escape_bytes(text, 200) + "'");

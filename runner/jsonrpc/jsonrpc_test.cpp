@@ -475,6 +475,22 @@ TEST(ParseJson, RefusesNestingDeeperThan512LevelsBeforeParsing) {
   EXPECT_EQ(parse_json_or_discarded(R"({"a":"[[[["})"), (Json{{"a", "[[[["}})) << "brackets in strings do not count";
 }
 
+TEST(ParseJson, RefusesMoreThanAMillionValuesBeforeParsing) {
+  std::string why;
+  auto wide = [](std::size_t n, const char* item) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < n; ++i) s += (i ? "," : "") + std::string(item);
+    return s + "]";
+  };
+  EXPECT_TRUE(parse_json(wide(999'999, "0"), &why).has_value()) << why;
+  EXPECT_FALSE(parse_json(wide(1'000'000, "0"), &why).has_value());
+  EXPECT_EQ(why, "more than 1000000 values");
+  std::string members = "{\"a\":0";
+  for (int i = 0; i < 1'000'000; ++i) members += ",\"a\":0";
+  EXPECT_FALSE(parse_json(members + "}", &why).has_value()) << "object members count like array items";
+  EXPECT_TRUE(parse_json("\"" + std::string(2'000'000, ',') + "\"", &why).has_value()) << "commas in strings do not count";
+}
+
 TEST(ParseJson, SaysWhyOrdinaryGarbageIsNotJson) {
   std::string why;
   EXPECT_FALSE(parse_json("data: {}", &why).has_value());

@@ -11,9 +11,16 @@ namespace {
 // 64 MiB body of "[[[[..." from overflowing the stack (RFC 8259 §9 allows a
 // parser to limit depth); such a body is answered like any unparsable one.
 constexpr std::size_t kMaxDepth = 512;
+// The width needs a bound too: a parsed value costs 16 bytes in an array and
+// about 100 as an object member, so a 64 MiB body of "[0,0,0,..." would take
+// 0.5 to 1 GiB once parsed. A million values is far above any A2A message we
+// exchange (docs/runner.md, "Hostile agents") and caps a document near 100 MiB.
+constexpr std::size_t kMaxValues = 1'000'000;
 
-bool nesting_exceeds(std::string_view s, std::size_t limit) {
+// Why a body is refused before parsing, or empty. One pass, strings skipped.
+std::string shape_refusal(std::string_view s) {
   std::size_t depth = 0;
+  std::size_t values = 1;  // separators and openers each start one more
   bool in_string = false;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
@@ -26,12 +33,15 @@ bool nesting_exceeds(std::string_view s, std::size_t limit) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > limit) return true;
+      if (++depth > kMaxDepth) return "nesting deeper than " + std::to_string(kMaxDepth) + " levels";
+      ++values;
+    } else if (c == ',') {
+      if (++values > kMaxValues) return "more than " + std::to_string(kMaxValues) + " values";
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
   }
-  return false;
+  return {};
 }
 
 // nlohmann quotes the whole token it was reading ("last read: '...'"), which
@@ -52,8 +62,8 @@ std::string without_exception_tag(const char* what) {
 // Parses one body. Invalid UTF-8 inside strings, an empty body, trailing
 // garbage and comments are all parse errors; nothing escapes as an exception.
 std::optional<Json> parse_document(std::string_view body, std::string& why) {
-  if (nesting_exceeds(body, kMaxDepth)) {
-    why = "nesting deeper than " + std::to_string(kMaxDepth) + " levels";
+  if (std::string refusal = shape_refusal(body); !refusal.empty()) {
+    why = std::move(refusal);
     return std::nullopt;
   }
   try {

@@ -181,6 +181,8 @@ INSTANTIATE_TEST_SUITE_P(
              {{"FAIL", "the peer is not reading its stdin", ""}}},
         Case{"nesting-bomb", program("nesting-bomb"), "hostile.acts.yaml",
              {{"FAIL", "(not JSON: nesting deeper than 512 levels) {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[[[[", ""}}},
+        Case{"wide-bomb", program("wide-bomb"), "hostile.acts.yaml",
+             {{"FAIL", "(not JSON: more than 1000000 values) {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{},{},", ""}}},
         Case{"notification-flood", program("notification-flood"), "hostile.acts.yaml",
              {{"FAIL", "frames nobody asked for took more than 64 MiB of memory", ""}}, kFloodScale}),
     test_name);

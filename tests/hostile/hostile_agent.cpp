@@ -7,6 +7,8 @@
 //   notifications-then-answer  answers every request correctly, each after 5000
 //                       unsolicited notifications (legal: clients ignore them, C4)
 //   nesting-bomb        answers every request with a 10 MiB body: "[" x 5 Mi, "]" x 5 Mi
+//   wide-bomb           answers every request with an 18 MiB result: [{},{},...], 6 Mi empty
+//                       objects, which would take about 500 MiB once parsed
 //   never-read-stdin    never reads its stdin, so the runner's large writes block
 //   ignore-sigterm      ignores SIGTERM and stdin EOF, reads requests, never answers
 //   stderr-flood        writes to stderr without end while ignoring every request
@@ -158,6 +160,20 @@ int nesting_bomb() {
   return 0;
 }
 
+int wide_bomb() {
+  handshake();
+  constexpr size_t kItems = 6u << 20;
+  for_each_request([](const Json& req) {
+    std::string body = R"({"jsonrpc":"2.0","id":)" + req["id"].dump() + R"(,"result":[{})";
+    body.reserve(body.size() + kItems * 3 + 2);
+    for (size_t i = 1; i < kItems; ++i) body += ",{}";
+    body += "]}";
+    send_frame(body);
+  });
+  stall();
+  return 0;
+}
+
 int never_read_stdin() {
   handshake();
   stall();
@@ -193,6 +209,7 @@ int main(int argc, char** argv) {
   if (mode == "notification-flood") return notification_flood();
   if (mode == "notifications-then-answer") return notifications_then_answer();
   if (mode == "nesting-bomb") return nesting_bomb();
+  if (mode == "wide-bomb") return wide_bomb();
   if (mode == "never-read-stdin") return never_read_stdin();
   if (mode == "ignore-sigterm") return ignore_sigterm();
   if (mode == "stderr-flood") return stderr_flood();
