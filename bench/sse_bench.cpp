@@ -6,13 +6,13 @@
 // comment. Standalone: prints numbers, asserts nothing.
 // Usage: sse_bench [total_MiB [data_bytes]]
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "bench/throughput.hpp"
 #include "runner/wire/sse.hpp"
 
 namespace {
@@ -27,10 +27,7 @@ std::string make_data(size_t size, size_t seq) {
                      std::to_string(seq) + "\",\"contextId\":\"ctx-1\",\"artifact\":{\"artifactId\":\"a-1\","
                      "\"parts\":[{\"text\":\"";
   const std::string tail = "\"}]}}}}";
-  const std::string words = "lorem ipsum dolor sit amet \\u00e9t\xc3\xa9 \xe2\x82\xac ";
-  while (data.size() + tail.size() + words.size() <= size) data += words;
-  data.append(size - std::min(size, data.size() + tail.size()), '.');
-  return data + tail;
+  return a2a::bench::padded_event(std::move(data), size, tail);
 }
 
 std::string make_stream(size_t data_size, size_t total, size_t& events) {
@@ -43,26 +40,6 @@ std::string make_stream(size_t data_size, size_t total, size_t& events) {
   }
   return stream;
 }
-
-// The best of kRuns timings in this thread's CPU time (the work is all in
-// memory, so on a quiet machine that is the wall time, and on a shared one
-// it leaves out the time other processes held the core). The three
-// contenders take turns run by run, so a burst of load hits them alike.
-double thread_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-struct Best {
-  double seconds = 1e300;
-  template <class F>
-  void time(F&& run) {
-    double t0 = thread_seconds();
-    run();
-    seconds = std::min(seconds, thread_seconds() - t0);
-  }
-};
 
 void check(size_t parsed, size_t events, const char* path) {
   if (parsed == events) return;
@@ -96,18 +73,9 @@ void bench(size_t data_size, size_t total) {
       out.clear();
     }
   };
-  // As in codec_bench: each chunk is copied into one reused chunk-sized
-  // buffer, as a read() loop would.
-  std::vector<char> dst(kChunk, 1);
-  volatile unsigned sink = 0;
-  auto copy = [&] {
-    for (size_t i = 0; i < all.size(); i += kChunk) {
-      size_t n = std::min(kChunk, all.size() - i);
-      std::memcpy(dst.data(), all.data() + i, n);
-      sink = sink + static_cast<unsigned char>(dst[n - 1]);
-    }
-  };
-  Best view_t, owned_t, copy_t;
+  a2a::bench::ChunkCopy copier(kChunk);
+  auto copy = [&] { copier(all); };
+  a2a::bench::Best view_t, owned_t, copy_t;
   for (int r = 0; r < kRuns; ++r) {
     copy_t.time(copy);
     view_t.time(view);

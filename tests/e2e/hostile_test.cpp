@@ -16,6 +16,7 @@
 #include "runner/core/escape.hpp"
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
+#include "tests/e2e/sanitized.hpp"
 
 namespace fs = std::filesystem;
 using a2a::testing::CommandResult;
@@ -35,17 +36,7 @@ const std::string kScenarios = kSrc + "/fixtures/scenarios/";
 // expected to end in a few seconds (two scenarios at --timeout-scale 0.4 or less).
 constexpr int kRunBoundMs = 60000;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+using a2a::e2e::kSanitized;
 // The runner's own baseline is ~10 MiB and a flood may queue 64 MiB of
 // frames (counted with their parsed JSON); sanitizers add shadow memory and
 // a 256 MiB quarantine of freed blocks.

@@ -19,6 +19,7 @@
 #include "runner/jsonrpc/message.hpp"
 #include "runner/transport/stdio_process.hpp"
 #include "runner/wire/codec.hpp"
+#include "tests/e2e/sanitized.hpp"
 
 namespace {
 
@@ -37,17 +38,7 @@ constexpr int kStreamEvents = 20;  // chunks: each stream has kStreamEvents + 3 
 constexpr long kRssSlackKiB = 12 * 1024;
 // Under ASan (a 256 MiB quarantine of freed blocks) and TSan (shadow memory)
 // VmRSS says nothing about what the agent keeps; LeakSanitizer checks leaks there.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kRssMeaningful = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kRssMeaningful = false;
-#else
-constexpr bool kRssMeaningful = true;
-#endif
-#else
-constexpr bool kRssMeaningful = true;
-#endif
+constexpr bool kRssMeaningful = !a2a::e2e::kSanitized;
 constexpr Millis kRunDeadline{60000};
 
 std::string failures(const LoadResult& r) {
