@@ -60,9 +60,25 @@ std::vector<int> int_list(const std::string& s) {
   return out;
 }
 
+constexpr const char* kUsage =
+    "usage: http_bench [--connections 16,64] [--duration-ms 3000] [--warmup-ms 1000] [--events K]\n"
+    "                  [--agent PATH] [--js-dir DIR] [--no-js] [--unary-only | --stream-only]\n"
+    "       http_bench --load [--clients 2000] [--requests 20] [--streams 5000] [--events K]\n"
+    "\n"
+    "Compares a2a-ref-agent with the @a2a-js/sdk agent of tests/interop/js (needs node and\n"
+    "scripts/interop-setup.sh; --no-js measures ours alone) under the same closed-loop load:\n"
+    "SendMessage req/s, p50/p99 latency and req per agent CPU-second at each --connections,\n"
+    "then SendStreamingMessage events/s with streams of K+3 events. --load is the big run of\n"
+    "a2a-ref-agent alone, checking every answer and the agent's memory. docs/performance.md\n"
+    "has the figures and the goal (10x the SDK). Exit 1 when an answer was wrong.\n";
+
 bool parse_args(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i];
+    if (k == "-h" || k == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (k == "--connections") a.connections = int_list(value());
     else if (k == "--duration-ms") a.duration_ms = std::atol(value().c_str());
@@ -78,7 +94,7 @@ bool parse_args(int argc, char** argv, Args& a) {
     else if (k == "--requests") a.requests = std::atol(value().c_str());
     else if (k == "--streams") a.streams = std::atoi(value().c_str());
     else {
-      std::fprintf(stderr, "http_bench: unknown argument '%s' (usage: top of bench/http_bench.cpp)\n", k.c_str());
+      std::fprintf(stderr, "http_bench: unknown argument '%s'\n%s", k.c_str(), kUsage);
       return false;
     }
   }
