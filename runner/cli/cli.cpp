@@ -122,7 +122,8 @@ core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::
           problems += (problems.empty() ? "" : "\n") + t.where.str() + ": error[schema]: test id " +
                       t.id + " is also defined at " + it->second;
       }
-  problems = check_assertions(docs);
+  if (std::string assertions = check_assertions(docs); !assertions.empty())
+    problems += (problems.empty() ? "" : "\n") + assertions;
   if (!problems.empty()) return core::fail(core::ErrorKind::kSchema, problems);
   return docs;
 }

@@ -71,6 +71,23 @@ TEST(RunnerCheck, TypoIsRejectedWithFileLineBeforeAnyAgentStarts) {
   EXPECT_NE(c.err.find("typo.acts.yaml:14:13"), std::string::npos) << c.err;
 }
 
+TEST(RunnerCheck, ATestIdDefinedInTwoFilesIsRejectedWithBothPlaces) {
+  fs::path dir = artifacts_dir() / "dup-ids";
+  fs::create_directories(dir);
+  for (const char* name : {"a.acts.yaml", "b.acts.yaml"}) {
+    std::ofstream(dir / name) << "acts_version: \"1.0\"\nspec_version: \"1.0\"\nsuites:\n"
+                                 "  - id: s\n    name: s\n    tests:\n"
+                                 "      - id: T-DUP\n        name: t\n        level: must\n        steps:\n"
+                                 "          - id: get\n            operation: get_task\n"
+                                 "            params: {id: x}\n";
+  }
+  auto c = run_command({kConform, "check", (dir / "a.acts.yaml").string(), (dir / "b.acts.yaml").string()}, 20000);
+  EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
+  EXPECT_NE(c.err.find("b.acts.yaml:7:"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("test id T-DUP is also defined at"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("a.acts.yaml:7:"), std::string::npos) << c.err;
+}
+
 TEST(HtmlReport, RendersInHeadlessChromium) {
   // A run with failures (a faulty agent), so the page shows failure blocks,
   // transcripts and replay commands, not just a green summary.
