@@ -160,6 +160,12 @@ constexpr std::array<FaultInfo, static_cast<size_t>(Fault::kCount)> kFaults{{
      "R80: a webhook body is a StreamResponse ({\"statusUpdate\":...}, ...)"},
     {F::kPushNoTokenHeader, "push-no-token-header", "webhook POSTs carry no X-A2A-Notification-Token",
      "§5: the config's token travels in X-A2A-Notification-Token (SDK practice)"},
+    {F::kV03NoFinal, "v03-no-final", "0.3 streams end without final:true on the last status-update",
+     "§9.1 (0.3 JSON-RPC): the last status-update of a stream carries final:true"},
+    {F::kV03V1States, "v03-v1-states", "0.3 answers carry 1.0 state names (TASK_STATE_COMPLETED)",
+     "§9.1 (0.3 JSON-RPC): TaskState values are lower-case (completed, input-required)"},
+    {F::kV03WrappedResult, "v03-wrapped-result", "0.3 message/send answers the 1.0 wrapper {\"task\": ...}",
+     "§9.1 (0.3 JSON-RPC): the SendMessage result is the bare Task or Message with kind"},
 }};
 
 }  // namespace

@@ -96,6 +96,10 @@ enum class Fault {
   kPushNoAuthHeader,
   kPushBareTaskBody,
   kPushNoTokenHeader,
+  // A2A 0.3 served beside 1.0 (--serve-0.3, JSON-RPC)
+  kV03NoFinal,
+  kV03V1States,
+  kV03WrappedResult,
   kCount,  // keep last
 };
 

@@ -12,6 +12,10 @@
 #include "peers/a2a-ref-agent/agent_core.hpp"
 #include "runner/transport/http_server.hpp"
 
+namespace a2a::jsonrpc {
+struct Message;
+}  // namespace a2a::jsonrpc
+
 namespace a2a::agent {
 
 using transport::HeaderList;
@@ -22,6 +26,7 @@ using transport::ServerRequest;
 inline constexpr size_t kMaxBody = 4u << 20;      // larger bodies: 413
 inline constexpr size_t kMaxQuery = 4u << 10;     // longer query strings: 414
 inline constexpr std::string_view kServedVersion = "1.0";
+inline constexpr std::string_view kV03Version = "0.3";  // the A2A-Version label of 0.3 answers
 inline constexpr std::string_view kCardPath = "/.well-known/agent-card.json";
 
 struct HttpContext {
@@ -31,6 +36,7 @@ struct HttpContext {
   std::vector<std::string> auth_tokens;  // Bearer tokens GetExtendedAgentCard accepts
   bool jsonrpc = true;
   bool rest = true;
+  bool serve_v03 = false;  // JSON-RPC also serves A2A 0.3 (missing A2A-Version, or 0.3)
   core::Millis max_stream{600000};  // a stream open this long ends (subscribe again)
   std::string card_body;            // the public card, serialized once
   std::string card_etag;            // "\"<hash of card_body>\""
@@ -61,8 +67,12 @@ inline constexpr int kUnauthenticatedCode = -31401;  // JSON-RPC has no standard
 // The media type of a Content-Type value: lower-cased, without parameters.
 std::string media_type(std::string_view content_type);
 // nullopt when the request's A2A-Version (header, else `?A2A-Version=`) is
-// 1.0 or 1.0.N; else VersionNotSupportedError naming what was received.
-std::optional<CallError> check_version(const ServerRequest& req, const Faults& faults);
+// 1.0 or 1.0.N; else VersionNotSupportedError naming what was received and
+// what is served (`with_v03`: 0.3 too, on JSON-RPC).
+std::optional<CallError> check_version(const ServerRequest& req, const Faults& faults, bool with_v03 = false);
+// True when the request speaks A2A 0.3: no (or an empty) A2A-Version, which
+// means 0.3 (spec §3.6.2), or 0.3 / 0.3.N (patch ignored, R6).
+bool requests_v03(const ServerRequest& req);
 // A JSON reply carrying `A2A-Version: 1.0`.
 ServerReply json_reply(int status, const Json& body, std::string content_type = "application/json");
 
@@ -73,9 +83,25 @@ ServerReply rest_error_reply(const CallError& e, const Faults& faults, bool a2a_
 ServerReply rest_status_reply(int http, std::string_view status, const std::string& message, const Faults& faults,
                               bool a2a_json);
 
+// JSON-RPC pieces shared by the 1.0 (http_jsonrpc.cpp) and 0.3
+// (http_jsonrpc_v03.cpp) handlers; the id and error faults applied.
+Json rpc_error_object(const Faults& f, const CallError& e);  // {code, message, data?}
+Json rpc_error_response(const Faults& f, const Json& id, Json error_object);
+std::string rpc_result_text(const Faults& f, const Json& id, const Json& result);
+// `body` with HTTP `status`, labelled with A2A-Version `version`.
+void rpc_reply(HttpExchange& ex, const Faults& f, int status, const Json& body,
+               std::string_view version = kServedVersion);
+ServerReply rpc_text_reply(const Faults& f, std::string body, std::string_view version = kServedVersion);
+// The 401 answer to GetExtendedAgentCard without credentials (§13.3, §10 C13).
+ServerReply unauthenticated_reply(const Faults& f, const Json& id);
+// A JSON-RPC request that speaks 0.3 (requests_v03), served through the
+// 0.3 <-> 1.0 translation of runner/a2a/v03.hpp by the same core.
+void handle_jsonrpc_v03(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex, const jsonrpc::Message& m);
+
 // SSE: how one stream's items become bytes.
 struct SseFormat {
   std::string content_type = "text/event-stream";
+  std::string version{kServedVersion};  // the response's A2A-Version label
   std::function<std::string(const Json& event)> event;  // the data of an event item, serialized
   std::function<Json(const CallError& error)> error;  // the data of a mid-stream error
 };

@@ -37,14 +37,21 @@ std::optional<std::string> version_from_query(std::string_view query) {
   return std::nullopt;
 }
 
-// "1.0" or "1.0.N": the patch digits are ignored in negotiation (R6).
-bool is_served_version(std::string_view v) {
-  if (v == kServedVersion) return true;
-  if (!v.starts_with("1.0.") || v.size() == 4) return false;
-  for (char c : v.substr(4)) {
+// `minor` ("1.0") or `minor` + ".N": the patch digits are ignored in negotiation (R6).
+bool is_version(std::string_view v, std::string_view minor) {
+  if (v == minor) return true;
+  if (!v.starts_with(minor) || v.size() <= minor.size() + 1 || v[minor.size()] != '.') return false;
+  for (char c : v.substr(minor.size() + 1)) {
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   }
   return true;
+}
+
+// The A2A-Version a request names: the header, else the query parameter; trimmed.
+std::string requested_version(const ServerRequest& req) {
+  std::optional<std::string> v = req.header("A2A-Version");
+  if (!v) v = version_from_query(req.query());
+  return trim(v.value_or(""));
 }
 
 }  // namespace
@@ -55,19 +62,24 @@ std::string media_type(std::string_view content_type) {
   return m;
 }
 
-std::optional<CallError> check_version(const ServerRequest& req, const Faults& faults) {
+std::optional<CallError> check_version(const ServerRequest& req, const Faults& faults, bool with_v03) {
   if (faults.has(Fault::kHttpVersionIgnored)) return std::nullopt;
-  std::optional<std::string> v = req.header("A2A-Version");
-  if (!v) v = version_from_query(req.query());
-  std::string version = trim(v.value_or(""));
-  if (is_served_version(version)) return std::nullopt;
+  std::string version = requested_version(req);
+  if (is_version(version, kServedVersion)) return std::nullopt;
+  std::string served = with_v03 ? "A2A 1.0 and, on JSON-RPC, 0.3" : "A2A 1.0 only";
   std::string message =
       version.empty() ? "Version not supported: no A2A-Version was sent, which means 0.3 (spec §3.6.2); this "
-                        "interface serves A2A 1.0 only (send A2A-Version: 1.0)"
+                        "interface serves " + served + " (send A2A-Version: 1.0)"
                       : "Version not supported: A2A-Version '" + version + "' is not served here; this interface "
-                        "serves A2A 1.0 only";
-  return a2a_error(jsonrpc::A2AError::kVersionNotSupported, message,
-                   Json{{"requestedVersion", version.empty() ? "0.3" : version}, {"supportedVersions", "1.0"}});
+                        "serves " + served;
+  Json data = {{"requestedVersion", version.empty() ? "0.3" : version},
+               {"supportedVersions", with_v03 ? "1.0, 0.3" : "1.0"}};
+  return a2a_error(jsonrpc::A2AError::kVersionNotSupported, message, data);
+}
+
+bool requests_v03(const ServerRequest& req) {
+  std::string version = requested_version(req);
+  return version.empty() || is_version(version, kV03Version);
 }
 
 ServerReply overloaded_reply() {

@@ -15,25 +15,58 @@ Json out_id(const Faults& f, const Json& id) {
   return id;
 }
 
-Json error_response(const Faults& f, const Json& id, const CallError& e) {
-  Json err = e.to_json();
-  apply_error_faults(f, err);
-  return Json{{"jsonrpc", "2.0"}, {"id", out_id(f, id)}, {"error", std::move(err)}};
-}
-
-// jsonrpc::dump(jsonrpc::make_result(out_id(f, id), result)) without copying
-// `result` into a new document; members in the same (sorted) order.
-std::string result_text(const Faults& f, const Json& id, const Json& result) {
-  return "{\"id\":" + jsonrpc::dump(out_id(f, id)) + ",\"jsonrpc\":\"2.0\",\"result\":" + jsonrpc::dump(result) + "}";
-}
-
 std::string content_type(const Faults& f) {
   return f.has(Fault::kHttpJsonrpcContentType) ? "text/plain" : "application/json";
 }
 
-void reply(HttpExchange& ex, const Faults& f, int status, const Json& body) {
-  ex.reply(json_reply(status, body, content_type(f)));
+}  // namespace
+
+Json rpc_error_object(const Faults& f, const CallError& e) {
+  Json err = e.to_json();
+  apply_error_faults(f, err);
+  return err;
 }
+
+Json rpc_error_response(const Faults& f, const Json& id, Json error_object) {
+  return Json{{"jsonrpc", "2.0"}, {"id", out_id(f, id)}, {"error", std::move(error_object)}};
+}
+
+// jsonrpc::dump(jsonrpc::make_result(out_id(f, id), result)) without copying
+// `result` into a new document; members in the same (sorted) order.
+std::string rpc_result_text(const Faults& f, const Json& id, const Json& result) {
+  return "{\"id\":" + jsonrpc::dump(out_id(f, id)) + ",\"jsonrpc\":\"2.0\",\"result\":" + jsonrpc::dump(result) + "}";
+}
+
+ServerReply rpc_text_reply(const Faults& f, std::string body, std::string_view version) {
+  ServerReply out = json_reply(200, nullptr, content_type(f));
+  out.body = std::move(body);
+  for (auto& [name, value] : out.headers) {
+    if (name == "A2A-Version") value = std::string(version);
+  }
+  return out;
+}
+
+void rpc_reply(HttpExchange& ex, const Faults& f, int status, const Json& body, std::string_view version) {
+  ServerReply out = rpc_text_reply(f, jsonrpc::dump(body), version);
+  out.status = status;
+  ex.reply(std::move(out));
+}
+
+ServerReply unauthenticated_reply(const Faults& f, const Json& id) {
+  CallError e{kUnauthenticatedCode,
+              "Unauthenticated: GetExtendedAgentCard requires 'Authorization: Bearer <token>' (spec §13.3)", nullptr};
+  ServerReply r = json_reply(401, rpc_error_response(f, id, rpc_error_object(f, e)));
+  r.headers.emplace_back("WWW-Authenticate", std::string(kBearerChallenge));
+  return r;
+}
+
+namespace {
+
+Json error_response(const Faults& f, const Json& id, const CallError& e) {
+  return rpc_error_response(f, id, rpc_error_object(f, e));
+}
+
+void reply(HttpExchange& ex, const Faults& f, int status, const Json& body) { rpc_reply(ex, f, status, body); }
 
 CallError invalid_request(std::string message) { return CallError{jsonrpc::kInvalidRequest, std::move(message), nullptr}; }
 
@@ -89,7 +122,7 @@ void serve_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& e
     return;
   }
   SseFormat format;
-  format.event = [&f, id](const Json& event) { return result_text(f, id, event); };
+  format.event = [&f, id](const Json& event) { return rpc_result_text(f, id, event); };
   format.error = [&f, id](const CallError& e) { return error_response(f, id, e); };
   pump_stream(ctx, ex, std::move(opened.stream), format);
 }
@@ -98,9 +131,7 @@ void answer_call(const HttpContext& ctx, HttpExchange& ex, const Json& id, model
   const Faults& f = ctx.faults;
   CallResult r = ctx.core->call(op, params);
   if (!r.ok()) return reply(ex, f, 200, error_response(f, id, r.error()));
-  ServerReply out = json_reply(200, nullptr, content_type(f));
-  out.body = result_text(f, id, r.value());
-  ex.reply(std::move(out));
+  ex.reply(rpc_text_reply(f, rpc_result_text(f, id, r.value())));
 }
 
 }  // namespace
@@ -137,7 +168,11 @@ void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>&
     ex->reply(ServerReply{204, {{"A2A-Version", std::string(kServedVersion)}}, "", false});
     return;
   }
-  if (auto e = check_version(ex->request(), f)) {
+  if (ctx.serve_v03 && requests_v03(ex->request())) {
+    handle_jsonrpc_v03(ctx, ex, m);
+    return;
+  }
+  if (auto e = check_version(ex->request(), f, ctx.serve_v03)) {
     reply(*ex, f, 200, error_response(f, m.id, *e));
     return;
   }
@@ -155,10 +190,7 @@ void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>&
   }
   if (*op == model::Operation::kGetExtendedAgentCard && !extended_card_authorized(ctx, ex->request())) {
     // 401 with a challenge; the body is still a JSON-RPC response (§10 C13).
-    ServerReply r = json_reply(401, error_response(f, m.id, CallError{kUnauthenticatedCode,
-        "Unauthenticated: GetExtendedAgentCard requires 'Authorization: Bearer <token>' (spec §13.3)", nullptr}));
-    r.headers.emplace_back("WWW-Authenticate", std::string(kBearerChallenge));
-    ex->reply(std::move(r));
+    ex->reply(unauthenticated_reply(f, m.id));
     return;
   }
   if (!ctx.core->may_block(*op, m.params)) {

@@ -6,6 +6,7 @@
 #include "peers/a2a-ref-agent/http_binding.hpp"
 #include "peers/a2a-ref-agent/http_push.hpp"
 #include "peers/a2a-ref-agent/worker_pool.hpp"
+#include "runner/a2a/v03.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/transport/http_server.hpp"
 
@@ -46,7 +47,8 @@ ServerReply protocol_error_reply(bool rest, int status, std::string_view why) {
 
 }  // namespace
 
-Json http_interfaces(const std::string& url, const std::vector<HttpBinding>& bindings, const std::string& tenant) {
+Json http_interfaces(const std::string& url, const std::vector<HttpBinding>& bindings, const std::string& tenant,
+                     bool v03) {
   Json out = Json::array();
   for (HttpBinding b : bindings) {
     Json i = {{"url", url},
@@ -55,7 +57,27 @@ Json http_interfaces(const std::string& url, const std::vector<HttpBinding>& bin
     if (!tenant.empty()) i["tenant"] = tenant;
     out.push_back(std::move(i));
   }
+  // Last: a 1.0 client takes the first interface it speaks (§7.2), so the
+  // 1.0 entries keep their preference.
+  if (v03) out.push_back({{"url", url}, {"protocolBinding", "JSONRPC"}, {"protocolVersion", std::string(kV03Version)}});
   return out;
+}
+
+void add_v03_card_fields(Json& card) {
+  // card_to_v03 derives the 0.3 endpoint members from the 0.x interfaces;
+  // only those are merged: the shared members (securitySchemes,
+  // capabilities, skills) keep their 1.0 shape, which 1.0 readers require.
+  Json v03_card = model::v03::card_to_v03(card).json;
+  for (const char* key : {"url", "preferredTransport", "supportsAuthenticatedExtendedCard"}) {
+    if (v03_card.contains(key)) card[key] = v03_card[key];
+  }
+  if (!card.contains("url")) return;
+  // 0.3 cards spelled the full version, and advised repeating the main
+  // interface in additionalInterfaces (0.3 spec §5.6.3).
+  card["protocolVersion"] = "0.3.0";
+  Json extra = v03_card.value("additionalInterfaces", Json::array());
+  extra.insert(extra.begin(), Json{{"url", card["url"]}, {"transport", card.value("preferredTransport", "JSONRPC")}});
+  card["additionalInterfaces"] = std::move(extra);
 }
 
 HttpAgent::HttpAgent(HttpAgentOptions options) : options_(std::move(options)) {}
@@ -89,7 +111,8 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
   po.log_fd = o.log_fd;
   a->push_ = std::make_unique<PushDelivery>(po);
   AgentConfig cfg = o.agent;
-  cfg.interfaces = http_interfaces(a->url_, o.interfaces, o.tenant);
+  bool v03 = o.serve_v03 && serves(o.interfaces, HttpBinding::kJsonRpc);
+  cfg.interfaces = http_interfaces(a->url_, o.interfaces, o.tenant, v03);
   cfg.push_sink = a->push_->sink();
   a->core_ = std::make_unique<AgentCore>(cfg);
   auto ctx = std::make_unique<HttpContext>();
@@ -99,6 +122,7 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
   ctx->auth_tokens = o.auth_tokens;
   ctx->jsonrpc = serves(o.interfaces, HttpBinding::kJsonRpc);
   ctx->rest = rest;
+  ctx->serve_v03 = v03;
   ctx->max_stream = o.max_stream;
   // The public card declares the scheme the extended card requires (§13.3);
   // no securityRequirements: every other operation is open.
@@ -106,6 +130,7 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
   Json scheme = {{"httpAuthSecurityScheme",
                   {{"scheme", "Bearer"}, {"description", "GetExtendedAgentCard only; see --auth-token"}}}};
   card["securitySchemes"] = {{"bearer", scheme}};
+  if (v03) add_v03_card_fields(card);
   ctx->card_body = jsonrpc::dump(card);
   ctx->card_etag = card_etag(ctx->card_body);
   a->ctx_ = std::move(ctx);

@@ -32,6 +32,9 @@ struct HttpAgentOptions {
   // authentication with a scheme the public card declares, here "bearer").
   std::vector<std::string> auth_tokens = {"a2a-conform"};
   std::vector<HttpBinding> interfaces = {HttpBinding::kJsonRpc, HttpBinding::kRest};  // card order; served set
+  // JSON-RPC also serves A2A 0.3 (a request without A2A-Version, or with 0.3)
+  // and the card declares it (docs/ref-agent.md "A2A 0.3 beside 1.0").
+  bool serve_v03 = false;
   AgentConfig agent;   // long_running, max_block, faults (interfaces and push_sink are set here)
   int io_threads = 2;
   int workers = 8;        // at start; grows while all are busy
@@ -81,7 +84,13 @@ class HttpAgent {
   bool stopped_ = false;
 };
 
-// The interfaces list of the card for `url` in the given order (+ tenant).
-Json http_interfaces(const std::string& url, const std::vector<HttpBinding>& bindings, const std::string& tenant);
+// The interfaces list of the card for `url` in the given order (+ tenant);
+// with `v03` a last entry {url, JSONRPC, "0.3"} (0.3 has no tenant).
+Json http_interfaces(const std::string& url, const std::vector<HttpBinding>& bindings, const std::string& tenant,
+                     bool v03 = false);
+// The public card's 0.3 top-level members beside the 1.0 ones (a merged
+// card, as the Python SDK serves): url, preferredTransport, protocolVersion
+// "0.3.0", additionalInterfaces, supportsAuthenticatedExtendedCard.
+void add_v03_card_fields(Json& card);
 
 }  // namespace a2a::agent

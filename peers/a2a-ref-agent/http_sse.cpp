@@ -94,7 +94,7 @@ void pump_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex
   std::string content_type = ctx.faults.has(Fault::kHttpSseContentType) ? "application/json" : format.content_type;
   HeaderList headers = {{"Content-Type", content_type},
                         {"Cache-Control", "no-cache"},
-                        {"A2A-Version", std::string(kServedVersion)}};
+                        {"A2A-Version", format.version}};
   if (!ex->start_stream(200, std::move(headers))) {
     stream->cancel();
     return;

@@ -51,13 +51,15 @@ std::string help_footer() {
         "  POST|GET /tasks/{taskId}/pushNotificationConfigs, GET|DELETE .../pushNotificationConfigs/{id}\n"
         "  GET  /extendedAgentCard\n"
         "Requests need A2A-Version: 1.0 (header or ?A2A-Version=); missing means 0.3 and is refused\n"
-        "(-32009 / 400 VERSION_NOT_SUPPORTED). Streams are SSE. Bodies above 4 MiB are 413, query\n"
+        "(-32009 / 400 VERSION_NOT_SUPPORTED), unless --serve-0.3: then JSON-RPC serves 0.3 (missing\n"
+        "or 0.3 A2A-Version, 0.3 method names) beside 1.0 and the card declares it. Streams are SSE. Bodies above 4 MiB are 413, query\n"
         "strings above 4 KiB 414, '.'/'..' path segments 400. Push configs are delivered (in stdio mode\n"
         "too): each task update is POSTed to the webhook as a StreamResponse (5 s timeout, one retry).\n"
         "\nFaults (--fault NAME) each break one requirement. frame-*, reader-*, hs-*, stream-*,\n"
         "conc-*, life-* act on the stdio binding; id-* and err-* on JSON-RPC (on HTTP too, except\n"
         "err-batch-partial and err-exit-on-parse-error); http-* on the HTTP bindings; card-* on the\n"
-        "card; push-* on webhook delivery; sem-* on every binding. --list-faults prints them all.\n"
+        "card; push-* on webhook delivery; v03-* on 0.3 JSON-RPC (--serve-0.3); sem-* on every\n"
+        "binding. --list-faults prints them all.\n"
         "\nExit codes:\n"
         "  0   clean end: stdin EOF, handshake rejected, stdin closed before the ack; HTTP: SIGINT/SIGTERM\n"
         "  1   clean EOF with --fault life-exit-nonzero-on-eof\n"
@@ -96,6 +98,7 @@ struct Cli {
   std::string tenant;
   std::vector<std::string> auth_tokens = {"a2a-conform"};
   std::string interfaces = "jsonrpc,rest";
+  bool serve_v03 = false;
 };
 
 void add_options(CLI::App& app, Cli& cli) {
@@ -123,6 +126,8 @@ void add_options(CLI::App& app, Cli& cli) {
       ->capture_default_str();
   app.add_option("--interfaces", cli.interfaces, "HTTP: interfaces declared and served, in card order")
       ->capture_default_str();
+  app.add_flag("--serve-0.3", cli.serve_v03,
+               "HTTP: JSON-RPC also serves A2A 0.3 (no or a 0.3 A2A-Version) and the card declares it");
   app.add_flag("-q,--quiet", cli.quiet, "No diagnostics on stderr");
   app.set_version_flag("--version", "a2a-ref-agent " + std::string(kAgentVersion));
   app.footer(help_footer());
@@ -170,6 +175,7 @@ int serve_http(const Cli& cli, const Faults& faults) {
   o.tenant = cli.tenant;
   o.auth_tokens = cli.auth_tokens;
   o.interfaces = *bindings;
+  o.serve_v03 = cli.serve_v03;
   o.agent.faults = faults;
   o.agent.long_running = a2a::core::Millis(cli.long_running_ms);
   o.agent.max_block = a2a::core::Millis(cli.max_block_ms);
