@@ -1,4 +1,5 @@
 #include "peers/a2a-ref-client/http_session.hpp"
+#include "peers/a2a-ref-client/fault.hpp"
 
 #include "peers/a2a-ref-client/http_answer.hpp"
 #include "runner/a2a/rest_routes.hpp"
@@ -122,6 +123,7 @@ HttpSession::Prepared HttpSession::prepare(model::Operation op, const Json& para
   Prepared p;
   p.req.headers = {{"A2A-Version", std::string(kClientVersion)},
                    {"Accept", streaming ? "text/event-stream" : "application/json"}};
+  if (fault_on("client-no-version-header")) p.req.headers.erase(p.req.headers.begin());
   if (!options_.bearer_token.empty()) p.req.headers.emplace_back("Authorization", "Bearer " + options_.bearer_token);
   std::string name(model::canonical_name(op));
   if (chosen_.binding == HttpBinding::kJsonRpc) {

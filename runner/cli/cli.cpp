@@ -56,6 +56,9 @@ struct Options {
   bool check_only = false;
   bool quiet = false;
   std::string color = "auto";
+  std::string client_cmd;    // `client --cmd`: the client under test
+  std::string client_binding = "stdio";
+  std::string agent_double;  // default: a2a-agent-double beside this executable
 };
 
 fs::path suites_root() {
@@ -79,8 +82,8 @@ std::vector<std::string> files_under(const fs::path& root) {
 std::vector<std::string> default_paths() { return files_under(suites_root()); }
 
 // Folders given on the command line stand for the scenario files under them.
-std::vector<std::string> expand_paths(const std::vector<std::string>& paths) {
-  if (paths.empty()) return default_paths();
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths, bool client = false) {
+  if (paths.empty()) return client ? files_under(suites_root() / "client") : default_paths();
   std::vector<std::string> out;
   for (const auto& p : paths) {
     if (fs::is_directory(p)) {
@@ -242,20 +245,41 @@ bool set_url_target(const Options& o, engine::RunConfig& cfg) {
   return true;
 }
 
+// `client`: the client under test and the double it will spawn on stdio.
+bool set_client_target(const Options& o, engine::RunConfig& cfg) {
+  auto argv = transport::StdioProcess::split_command(o.client_cmd);
+  if (!argv || argv->empty()) {
+    std::cerr << "a2a-conform client: --cmd: " << (argv ? "empty command" : argv.error().message) << "\n";
+    return false;
+  }
+  cfg.client_command = o.client_cmd;
+  cfg.agent_double = o.agent_double.empty()
+                         ? (fs::read_symlink("/proc/self/exe").parent_path() / "a2a-agent-double").string()
+                         : o.agent_double;
+  if (o.client_binding == "stdio" && !fs::exists(cfg.agent_double)) {
+    std::cerr << "a2a-conform client: the agent double " << cfg.agent_double << " does not exist (--agent-double)\n";
+    return false;
+  }
+  if (o.client_binding != "stdio") cfg.bindings = {engine::BindingTarget{o.client_binding, "", "", "1.0"}};
+  return true;
+}
+
 int cmd_run(const Options& o, const std::string& command_line) {
   if (o.check_only) return cmd_check(o);
-  if (o.agent.empty() == o.url.empty()) {
+  bool client = !o.client_cmd.empty();
+  if (!client && o.agent.empty() == o.url.empty()) {
     std::cerr << "a2a-conform run: give exactly one target: --agent \"CMD ARGS\" (an executable, stdio "
                  "binding) or --url URL (an HTTP agent: its card is read from URL/.well-known/agent-card.json)\n";
     return kExitUsage;
   }
-  if (!o.bindings.empty() && o.url.empty()) {
+  if (!client && !o.bindings.empty() && o.url.empty()) {
     std::cerr << "a2a-conform run: --binding only applies to --url targets\n";
     return kExitUsage;
   }
   engine::RunConfig cfg;
   cfg.command_line = command_line;
   if (!o.agent.empty() && !set_stdio_target(o, cfg)) return kExitUsage;
+  if (client && !set_client_target(o, cfg)) return kExitUsage;
   auto ppath = scenario::find_profile(o.profile, {suites_root() / "profiles"});
   if (!ppath) {
     std::cerr << ppath.error().str() << "\n";
@@ -281,7 +305,7 @@ int cmd_run(const Options& o, const std::string& command_line) {
     }
     cfg.known_failures = *kf;
   }
-  auto docs = load_all(expand_paths(o.paths));
+  auto docs = load_all(expand_paths(o.paths, client));
   if (!docs) {
     std::cerr << docs.error().message << "\n";
     return kExitUsage;
@@ -308,7 +332,7 @@ int cmd_run(const Options& o, const std::string& command_line) {
   if (!o.url.empty() && !set_url_target(o, cfg)) return kExitUsage;
   bool needs_card = false;
   for (const auto* t : tests) needs_card = needs_card || t->preconditions.contains("capabilities");
-  if (needs_card && o.url.empty()) cfg.agent_card = engine::probe_agent_card(cfg);
+  if (needs_card && o.url.empty() && !client) cfg.agent_card = engine::probe_agent_card(cfg);
   reports::ConsoleOptions co;
   co.progress = !o.quiet;
   co.color = o.color == "always" ? reports::ColorMode::kAlways
@@ -381,6 +405,31 @@ int main_with_args(int argc, char** argv) {
   run->add_flag("--no-behaviors", o.no_behaviors, "The agent does not implement the ACTS tck-* behaviour prefixes: skip tests that need them");
   run->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
   run->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  auto* cl = app.add_subcommand("client",
+      "Test an A2A client: the runner plays its agent (docs/client-conformance.md).\n"
+      "CLIENT-CMD is started once per scenario; {target} becomes the agent to use (stdio: the agent double's\n"
+      "command line, which the client spawns; HTTP: http://127.0.0.1:PORT of a scripted server), {binding}\n"
+      "the binding. The runner writes operations on its stdin as a2a-ref-client script lines\n"
+      "({\"op\":\"get\",\"params\":{...}}) and reads one JSON result line per operation on its stdout\n"
+      "({\"op\":..,\"result\":..} / {\"op\":..,\"error\":{\"kind\":..}} / {\"op\":\"stream\",\"event\":..} /\n"
+      "{\"op\":\"stream\",\"end\":true}), plus its exit code. Examples:\n"
+      "  a2a-conform client --cmd \"build/bin/a2a-ref-client --agent {target} script -\"\n"
+      "  a2a-conform client --binding jsonrpc --cmd \"build/bin/a2a-ref-client --url {target} --binding {binding} script -\"");
+  cl->add_option("--cmd", o.client_cmd, "Client command line with {target} (and optionally {binding})")->required();
+  cl->add_option("--binding", o.client_binding, "stdio, jsonrpc or rest")
+      ->check(CLI::IsMember({"stdio", "jsonrpc", "rest"}))->capture_default_str();
+  cl->add_option("--agent-double", o.agent_double, "Path of a2a-agent-double (default: beside a2a-conform)");
+  cl->add_option("--profile", o.profile, "Stdio wire profile")->capture_default_str();
+  add_selection_flags(cl, o);
+  cl->add_option("-j,--jobs", o.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64));
+  cl->add_option("--timeout-scale", o.timeout_scale, "Multiply every deadline")->check(CLI::Range(0.1, 100.0));
+  cl->add_option("--known-failures", o.known_failures, "YAML list of expected failures");
+  cl->add_option("--report-dir", o.report_dir, "Write every report here");
+  cl->add_option("--json", o.json_path, "JSON report path");
+  cl->add_option("--junit", o.junit_path, "JUnit XML report path");
+  cl->add_option("--html", o.html_path, "HTML report path");
+  cl->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
+  cl->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   auto* check = app.add_subcommand("check", "Validate scenario files (file:line:column errors) without running anything");
   check->add_option("paths", o.paths, "Scenario files; default: every suites/**/*.acts.yaml");
   auto* list = app.add_subcommand("list", "List the scenarios a selection picks");
