@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
     std::cerr << "a2a-ref-client: give exactly one of --agent CMD or --url URL\nRun 'a2a-ref-client --help' for usage.\n";
     return kExitUsage;
   }
-  c.timeout = a2a::core::Millis(timeout_ms);
+  c.timeout = a2a::core::Millis(a2a::client::fault_on("client-ignore-timeout") ? 120000 : timeout_ms);
   c.handshake_timeout = a2a::core::Millis(handshake_ms);
   if (!parse_env(env, c) || !build_ops(subs, c)) return kExitUsage;
   return a2a::client::run_cli(c, std::cin, std::cout, std::cerr);

@@ -154,7 +154,7 @@ std::string Router::route_response(const std::string& key, bool is_error, const 
       return "abandoned stream id " + key + " received its final response; next stream may start";
     }
     stream_->ended = true;
-    if (is_error) {
+    if (is_error && !fault_on("client-stream-error-as-end")) {
       stream_->outcome = CallResult::failure({ClientErrorKind::kAgent, "", payload});
       return {};
     }

@@ -31,7 +31,11 @@ void sleep_ms(Session& s, int ms) {
 }
 
 std::string client_state(Session& s) {
-  auto st = s.client->process->process().poll_exit();
+  auto& p = s.client->process->process();
+  // A client whose stdout ended is usually exiting: its status may lag the
+  // EOF by a moment, and the reason should name it (exit 70, a signal).
+  auto st = s.client->process->ended() ? p.wait_exit(core::Deadline::after(core::Millis(500)).min(s.deadline))
+                                       : p.poll_exit();
   return st ? " (the client exited: " + st->str() + ")" : "";
 }
 

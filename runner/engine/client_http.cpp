@@ -36,25 +36,36 @@ ScriptedServer::~ScriptedServer() {
 
 std::string ScriptedServer::base_url() const { return "http://127.0.0.1:" + std::to_string(server_->port()); }
 
+void ScriptedServer::set_card_members(nlohmann::json members) {
+  std::lock_guard lk(mu_);
+  card_members_ = std::move(members);
+}
+
+nlohmann::json ScriptedServer::card() const {
+  nlohmann::json card = {
+      {"name", "a2a-conform scripted agent"},
+      {"description", "the runner playing an agent for a client under test"},
+      {"version", "1.0.0"},
+      {"supportedInterfaces",
+       {{{"url", base_url() + (binding_ == "rest" ? "" : "/")},
+         {"protocolBinding", binding_ == "rest" ? "HTTP+JSON" : "JSONRPC"},
+         {"protocolVersion", "1.0"}}}},
+      {"capabilities", {{"streaming", true}, {"pushNotifications", true}}},
+      {"defaultInputModes", {"text/plain"}},
+      {"defaultOutputModes", {"text/plain"}},
+      {"skills", nlohmann::json::array()}};
+  std::lock_guard lk(mu_);
+  for (auto it = card_members_.begin(); it != card_members_.end(); ++it) card[it.key()] = it.value();
+  return card;
+}
+
 void ScriptedServer::on_request(std::shared_ptr<transport::HttpExchange> ex) {
   const auto& req = ex->request();
   if (tr_) tr_->add(transport::Direction::kFromPeer, describe_request(req));
   if (req.method == "GET" && req.path() == "/.well-known/agent-card.json") {
-    nlohmann::json card = {
-        {"name", "a2a-conform scripted agent"},
-        {"description", "the runner playing an agent for a client under test"},
-        {"version", "1.0.0"},
-        {"supportedInterfaces",
-         {{{"url", base_url() + (binding_ == "rest" ? "" : "/")},
-           {"protocolBinding", binding_ == "rest" ? "HTTP+JSON" : "JSONRPC"},
-           {"protocolVersion", "1.0"}}}},
-        {"capabilities", {{"streaming", true}, {"pushNotifications", true}}},
-        {"defaultInputModes", {"text/plain"}},
-        {"defaultOutputModes", {"text/plain"}},
-        {"skills", nlohmann::json::array()}};
     transport::ServerReply r;
     r.headers = {{"Content-Type", "application/json"}};
-    r.body = card.dump();
+    r.body = card().dump();
     if (tr_) tr_->add(transport::Direction::kToPeer, "200 (the scripted agent's card)\n" + r.body);
     ex->reply(std::move(r));
     return;

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "runner/core/deadline.hpp"
 #include "runner/core/expected.hpp"
 #include "runner/transport/http_server.hpp"
@@ -24,6 +26,8 @@ class ScriptedServer {
                                                                transport::Transcript* tr);
   ~ScriptedServer();
   std::string base_url() const;
+  // x-card: these members replace the default card's (before the client starts).
+  void set_card_members(nlohmann::json members);
   // The next request the client sent (card fetches excepted); nullptr at the deadline.
   std::shared_ptr<transport::HttpExchange> take(core::Deadline d);
   size_t pending() const;
@@ -32,6 +36,7 @@ class ScriptedServer {
  private:
   ScriptedServer() = default;
   void on_request(std::shared_ptr<transport::HttpExchange> ex);
+  nlohmann::json card() const;
 
   std::string binding_;
   transport::Transcript* tr_ = nullptr;
@@ -40,6 +45,7 @@ class ScriptedServer {
   std::condition_variable cv_;
   std::deque<std::shared_ptr<transport::HttpExchange>> inbox_;
   bool stop_ = false;
+  nlohmann::json card_members_ = nlohmann::json::object();
 };
 
 }  // namespace a2a::engine

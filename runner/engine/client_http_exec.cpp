@@ -53,8 +53,11 @@ StepOutcome stream_http(Session& s, transport::HttpExchange& ex, const Json& v, 
     return StepOutcome::fail("the client closed the connection before the stream started");
   for (const auto& item : v.value("stream", Json::array())) {
     if (item.contains("delay_ms")) pause(s, item["delay_ms"].get<int>());
-    if (!item.contains("event") && !item.contains("error")) continue;
-    std::string bytes = sse_item(item, id, jsonrpc);
+    bool raw = item.contains("raw") && item["raw"].is_string();
+    if (!raw && !item.contains("event") && !item.contains("error")) continue;
+    // `raw` is written as given: SSE edge cases (comments, multi-line data,
+    // CRLF) that no encoder of ours would produce.
+    std::string bytes = raw ? item["raw"].get<std::string>() : sse_item(item, id, jsonrpc);
     if (s.transcript) s.transcript->add(transport::Direction::kToPeer, bytes);
     if (!ex.write(bytes)) return StepOutcome::fail("the client closed the stream's connection early");
   }

@@ -1,14 +1,12 @@
 #include "runner/engine/scenario_runner.hpp"
 
-#include "runner/engine/client_exec.hpp"
-
-#include <algorithm>
-
 #include <chrono>
 #include <condition_variable>
 #include <thread>
 
 #include "runner/core/escape.hpp"
+#include "runner/engine/client_exec.hpp"
+#include "runner/engine/scenario_parts.hpp"
 #include "runner/engine/session.hpp"
 #include "runner/engine/stdio_ops.hpp"
 #include "runner/engine/step_exec.hpp"
@@ -17,8 +15,6 @@
 namespace a2a::engine {
 
 using result::Outcome;
-
-namespace {
 
 // Entries from index `from` on, timed from the first of them (a reused agent's
 // transcript holds earlier scenarios too).
@@ -42,6 +38,8 @@ std::vector<result::WireEvent> to_events(const transport::Transcript& tr, size_t
   }
   return out;
 }
+
+namespace {
 
 // Scenario level decides what a failed requirement means (DESIGN.md).
 Outcome apply_level(Outcome o, scenario::Level level) {
@@ -145,6 +143,8 @@ bool reusable(const AgentConnection& conn) {
          conn.process().transcript().total_bytes(transport::Direction::kToPeer) < (1u << 20);
 }
 
+}  // namespace
+
 StepOutcome run_body(Session& s, const scenario::Test& t, bool handshake, StepRecorder& rec, bool& fired) {
   StepOutcome worst;
   Watchdog wd(s, s.deadline);
@@ -179,8 +179,6 @@ void fill_outcome(result::ScenarioResult& r, StepOutcome worst, bool fired, cons
     r.reason = worst.failure ? worst.failure->message : worst.note;
 }
 
-}  // namespace
-
 namespace {
 
 // The scenario's webhook path, when the run has a receiver and the test needs
@@ -214,6 +212,8 @@ class HookLease {
   std::string replaced_;
 };
 
+}  // namespace
+
 void init_session(Session& s, const scenario::Test& t, const RunConfig& c) {
   s.config = &c;
   s.test = &t;
@@ -226,6 +226,8 @@ void init_session(Session& s, const scenario::Test& t, const RunConfig& c) {
 long long ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
 }
+
+namespace {
 
 // An HTTP interface: no process, one connection pool, the same steps.
 result::ScenarioResult run_http_scenario(const scenario::Test& t, const RunConfig& c, const BindingTarget& b,
@@ -308,89 +310,6 @@ result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c,
     slot->session_id = s.session_id;
     slot->ids = s.next_id;
   }
-  r.duration_ms = ms_since(t0);
-  return r;
-}
-
-namespace {
-
-// {target} and {binding} are substituted word by word after splitting, so a
-// stdio {target} (the double's whole command line) stays one argument.
-std::vector<std::string> client_argv(const RunConfig& c, const std::string& target, const std::string& binding) {
-  auto argv = transport::StdioProcess::split_command(c.client_command);
-  std::vector<std::string> out;
-  for (std::string w : argv ? *argv : std::vector<std::string>{}) {
-    for (auto [key, val] : {std::pair<std::string, std::string>{"{target}", target}, {"{binding}", binding}})
-      for (size_t at = w.find(key); at != std::string::npos; at = w.find(key, at + val.size()))
-        w.replace(at, key.size(), val);
-    out.push_back(w);
-  }
-  return out;
-}
-
-}  // namespace
-
-result::ScenarioResult run_client_scenario(const scenario::Test& t, const RunConfig& c, const std::string& binding) {
-  auto t0 = std::chrono::steady_clock::now();
-  BindingTarget bt{binding, "", "", "1.0"};
-  result::ScenarioResult r = describe(t, c, binding == "stdio" ? nullptr : &bt);
-  transport::Transcript scratch;
-  std::unique_ptr<DoubleLink> link;
-  std::unique_ptr<ScriptedServer> server;
-  std::string target;
-  auto harness_error = [&](const std::string& what) {
-    r.outcome = Outcome::kError;
-    r.reason = what;
-    return r;
-  };
-  if (binding == "stdio") {
-    auto l = DoubleLink::listen(&scratch);
-    if (!l) return harness_error(l.error().message);
-    link = std::move(l.value());
-    target = link->command_line(c.agent_double);
-  } else {
-    auto sv = ScriptedServer::start(binding, &scratch);
-    if (!sv) return harness_error(sv.error().message);
-    server = std::move(sv.value());
-    target = server->base_url();
-  }
-  auto proc = ClientProcess::spawn(client_argv(c, target, binding));
-  if (!proc) return harness_error("could not start the client: " + proc.error().message);
-  auto& tr = (*proc)->process().transcript();
-  tr.note("client under test: " + transport::StdioProcess::join_command(client_argv(c, target, binding)));
-  Session s;
-  init_session(s, t, c);
-  ClientContext cc{proc->get(), link.get(), server.get(), binding, link && !t.agent.manual_handshake, {}, {}, {}};
-  s.client = &cc;
-  s.transcript = &tr;
-  std::unique_ptr<AgentConnection> conn;
-  if (link) {
-    conn = AgentConnection::attach(make_double_channel(*link, **proc), wire::ContentLengthRules::lenient_strict(),
-                                   64ull << 20);
-    s.conn = conn.get();
-  }
-  s.vars.set_root("agent", Json{{"session_id", ""}, {"url", target}, {"binding", binding}});
-  StepRecorder rec;
-  bool fired = false;
-  StepOutcome worst = run_body(s, t, false, rec, fired);
-  fill_outcome(r, worst, fired, t, s);
-  (*proc)->close_input();
-  auto st = (*proc)->process().shutdown(core::Millis(1000), core::Millis(300));
-  conn.reset();
-  r.steps = rec.take();
-  // Two recorders (the client's pipes; the double's link or the scripted
-  // server), one time line: "to-agent" is what the runner sent the client.
-  r.transcript = to_events(scratch, 0);
-  double shift = std::chrono::duration<double, std::milli>(tr.start() - scratch.start()).count();
-  for (auto e : to_events(tr, 0)) {
-    e.t_ms += shift;
-    r.transcript.push_back(std::move(e));
-  }
-  std::stable_sort(r.transcript.begin(), r.transcript.end(),
-                   [](const auto& a, const auto& b) { return a.t_ms < b.t_ms; });
-  r.transcript_dropped_bytes = tr.dropped_bytes() + scratch.dropped_bytes();
-  r.stderr_excerpt = (*proc)->process().stderr_text().substr(0, 16 * 1024);
-  r.exit_status = st.str();
   r.duration_ms = ms_since(t0);
   return r;
 }

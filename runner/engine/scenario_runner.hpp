@@ -50,7 +50,7 @@ result::ScenarioResult run_scenario(const scenario::Test& test, const RunConfig&
                                     AgentSlot* slot = nullptr, const BindingTarget* target = nullptr,
                                     WebhookReceiver* hooks = nullptr);
 
-// A client scenario (client_runner.cpp): the client under test is started
+// A client scenario (client_scenario.cpp): the client under test is started
 // with {target} pointing at the runner's scripted agent on `binding`.
 result::ScenarioResult run_client_scenario(const scenario::Test& test, const RunConfig& config,
                                            const std::string& binding);

@@ -191,6 +191,9 @@ struct Test {
   // x-role (else x-defaults); a test with client_response or client-only
   // wire steps is a client test whatever it says.
   Role role = Role::kAgent;
+  // x-card (client tests, HTTP): members that replace those of the scripted
+  // agent's card ({{agent.url}} is its base URL); null = the default card.
+  Json card;
   bool reuse = true;                  // x-reuse; default: only abstract steps
 
   SourceLocation where;

@@ -20,7 +20,7 @@ constexpr std::string_view kSuiteKeys[] = {"id", "name", "description", "tags", 
 constexpr std::string_view kTestKeys[] = {
     "id", "name", "description", "spec_ref", "level", "tags", "transport", "preconditions",
     "requires_behaviors", "origin", "runner_requirements", "steps", "assertions",
-    "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse", "x-role"};
+    "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse", "x-role", "x-card"};
 constexpr std::string_view kLevels[] = {"must", "should", "may"};
 constexpr std::string_view kTransports[] = {"jsonrpc", "grpc", "rest"};
 constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest", "http"};
@@ -173,6 +173,10 @@ void parse_test_extensions(const MapReader& t, const Defaults& defaults, Test& t
   test.binding = t.one_of("x-binding", kBindings).value_or(defaults.binding);
   check_role(t, defaults, test);
   check_binding(t, test);
+  if (t.has("x-card") && t.expect_map("x-card")) {
+    test.card = t.json("x-card");
+    if (test.role != Role::kClient) t.error("x-card", "'x-card' is the scripted agent's card: it needs x-role client");
+  }
   test.profiles = t.has("x-profiles") ? t.string_list("x-profiles") : defaults.profiles;
   test.agent = defaults.agent;
   parse_agent(t, test.agent);

@@ -1,5 +1,5 @@
 // `a2a-conform client` against the reference client: every client scenario
-// passes on stdio and JSON-RPC, and the official ACTS client-parsing tests
+// passes on stdio, JSON-RPC and REST, and the official ACTS client-parsing tests
 // (read from ../shared/acts, never copied) run through client_response.
 #include <gtest/gtest.h>
 
@@ -24,13 +24,19 @@ void expect_all_pass(const nlohmann::json& report, size_t at_least) {
 TEST(ClientConformance, RefClientPassesEveryStdioClientScenario) {
   auto r = run_client_suite("stdio", kSuites, "self");
   EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
-  expect_all_pass(r.report, 8);
+  expect_all_pass(r.report, 15);
 }
 
 TEST(ClientConformance, RefClientPassesEveryJsonRpcClientScenario) {
   auto r = run_client_suite("jsonrpc", kSuites, "self");
   EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
-  expect_all_pass(r.report, 1);
+  expect_all_pass(r.report, 8);
+}
+
+TEST(ClientConformance, RefClientPassesEveryRestClientScenario) {
+  auto r = run_client_suite("rest", kSuites, "self");
+  EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
+  expect_all_pass(r.report, 3);
 }
 
 TEST(ClientConformance, OfficialClientParsingTestsPassOrSkipWithAReason) {
