@@ -1,4 +1,5 @@
 #include "peers/a2a-ref-client/card.hpp"
+#include "peers/a2a-ref-client/fault.hpp"
 
 #include "runner/core/escape.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -116,7 +117,7 @@ core::Expected<SelectedInterface> select_interface(const Json& card, std::option
     auto binding = binding_of(c.protocol_binding);
     if (!binding || (forced && *binding != *forced)) continue;
     usable_binding_seen = true;
-    if (speaks_version(c.protocol_version)) return SelectedInterface{*binding, c, i};
+    if (speaks_version(c.protocol_version) || fault_on("client-first-interface")) return SelectedInterface{*binding, c, i};
     if (!is_v0(c.protocol_version)) only_v0 = false;
   }
   if (usable_binding_seen && only_v0) {

@@ -1,4 +1,5 @@
 #include "peers/a2a-ref-client/handshake.hpp"
+#include "peers/a2a-ref-client/fault.hpp"
 
 #include <algorithm>
 
@@ -57,15 +58,18 @@ core::Expected<HandshakeInfo> validate_handshake(std::string_view body,
   if (sid == doc.end() || !sid->is_string()) {
     return core::fail(ErrorKind::kProtocol, "handshake sessionId is missing or not a string");
   }
+  if (fault_on("client-reject-extra-members") && doc.size() > 3)
+    return core::fail(ErrorKind::kProtocol, "handshake has unknown members");
   auto variants = read_variants(doc);
   if (!variants) return core::fail(variants.error());
-  if (std::find(variants->begin(), variants->end(), variant) == variants->end()) {
+  if (std::find(variants->begin(), variants->end(), variant) == variants->end() &&
+      !fault_on("client-accept-unknown-variant")) {
     return core::fail(ErrorKind::kProtocol, "handshake supportedVariants " +
                                                 doc["supportedVariants"].dump() + " lacks \"" +
                                                 std::string(variant) + "\"");
   }
   std::string session = sid->get<std::string>();
-  if (session != expected_session_id) {
+  if (session != expected_session_id && !fault_on("client-skip-session-check")) {
     return core::fail(ErrorKind::kProtocol, "handshake sessionId \"" + core::escape_bytes(session) +
                                                 "\" differs from A2A_SESSION_ID \"" +
                                                 std::string(expected_session_id) + "\" (H13)");

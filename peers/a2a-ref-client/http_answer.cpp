@@ -1,5 +1,6 @@
 #include "peers/a2a-ref-client/http_answer.hpp"
 
+#include "peers/a2a-ref-client/fault.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/jsonrpc/errors.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -82,6 +83,8 @@ Json rest_error_object(int http_status, std::string_view reason_phrase, std::str
 }
 
 CallResult rest_answer(int http_status, std::string_view reason_phrase, std::string_view body) {
+  if (!is_2xx(http_status) && fault_on("client-http-status-only"))
+    return CallResult::failure(agent_error(http_status_object(http_status, reason_phrase, body)));
   if (!is_2xx(http_status)) {
     return CallResult::failure(agent_error(rest_error_object(http_status, reason_phrase, body)));
   }
@@ -99,7 +102,7 @@ CallResult jsonrpc_answer(int http_status, std::string_view reason_phrase, std::
   std::string why;
   auto msg = jsonrpc::parse_message(body, &why);
   bool response = msg && (msg->kind == jsonrpc::Kind::kResponse || msg->kind == jsonrpc::Kind::kError);
-  if (!response) {
+  if (!response || (!is_2xx(http_status) && fault_on("client-http-status-only"))) {
     if (!is_2xx(http_status)) {
       return CallResult::failure(agent_error(http_status_object(http_status, reason_phrase, body)));
     }
@@ -108,7 +111,8 @@ CallResult jsonrpc_answer(int http_status, std::string_view reason_phrase, std::
                                               (why.empty() ? "a request" : why) +
                                               "): " + core::escape_bytes(body, kBodyExcerpt)));
   }
-  bool id_ok = msg->id == id || (msg->kind == jsonrpc::Kind::kError && msg->id.is_null());
+  bool id_ok = msg->id == id || (msg->kind == jsonrpc::Kind::kError && msg->id.is_null()) ||
+               fault_on("client-match-wrong-id");
   if (!id_ok) {
     return CallResult::failure(protocol_error("response id " + jsonrpc::dump(msg->id) +
                                               " does not match request id " + jsonrpc::dump(id)));

@@ -1,5 +1,8 @@
 #include "peers/a2a-ref-client/http_session.hpp"
 
+#include <optional>
+
+#include "peers/a2a-ref-client/fault.hpp"
 #include "peers/a2a-ref-client/http_answer.hpp"
 #include "runner/a2a/rest_routes.hpp"
 #include "runner/core/escape.hpp"
@@ -23,6 +26,34 @@ CallResult with_context(CallResult r, const std::string& what) {
   return r;
 }
 
+// Fault client-sse-comment-as-data: every line that starts with ':' becomes a
+// data line (a chunk boundary inside a line start is not handled: faults only
+// need to fail the scenarios that check them).
+std::string comments_as_data(std::string_view bytes) {
+  std::string out;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bool line_start = i == 0 || bytes[i - 1] == '\n' || bytes[i - 1] == '\r';
+    if (line_start && bytes[i] == ':') out += "data";
+    out += bytes[i];
+  }
+  return out;
+}
+
+// Fault client-sse-lf-only: a CR that is not part of a CRLF no longer ends a line.
+std::string lf_only(std::string_view bytes) {
+  std::string out;
+  for (size_t i = 0; i < bytes.size(); ++i)
+    if (bytes[i] != '\r' || (i + 1 < bytes.size() && bytes[i + 1] == '\n')) out += bytes[i];
+  return out;
+}
+
+// The bytes a faulty SSE reader would see; nullopt (no copy) without a fault.
+std::optional<std::string> faulty(std::string_view bytes) {
+  if (fault_on("client-sse-comment-as-data")) return comments_as_data(bytes);
+  if (fault_on("client-sse-lf-only")) return lf_only(bytes);
+  return std::nullopt;
+}
+
 // Feeds SSE bytes and turns each event's data into a StreamItem.
 class SseItems {
  public:
@@ -31,15 +62,18 @@ class SseItems {
   // false (and error() set) when the stream cannot go on.
   bool feed(std::string_view bytes, const StreamCallback& on_event) {
     std::vector<wire::SseEvent> events;
-    wire::SseError e = parser_.feed(bytes, events);
-    for (const wire::SseEvent& ev : events) {
+    auto bad = faulty(bytes);
+    wire::SseError e = parser_.feed(bad ? std::string_view(*bad) : bytes, events);
+    for (wire::SseEvent& ev : events) {
       std::string why;
+      if (fault_on("client-sse-last-data-line")) ev.data = ev.data.substr(ev.data.rfind('\n') + 1);
       auto item = jsonrpc_ ? jsonrpc_stream_item(ev.data, id_, &why) : rest_stream_item(ev.data, &why);
       if (!item) {
         error_ = "event " + std::to_string(count_ + 1) + ": " + why;
         return false;
       }
       ++count_;
+      if (item->type == StreamItem::Type::kStreamError && fault_on("client-ignore-stream-error")) continue;
       on_event(*item);
     }
     if (e != wire::SseError::kNone) {
@@ -122,6 +156,7 @@ HttpSession::Prepared HttpSession::prepare(model::Operation op, const Json& para
   Prepared p;
   p.req.headers = {{"A2A-Version", std::string(kClientVersion)},
                    {"Accept", streaming ? "text/event-stream" : "application/json"}};
+  if (fault_on("client-no-version-header")) p.req.headers.erase(p.req.headers.begin());
   if (!options_.bearer_token.empty()) p.req.headers.emplace_back("Authorization", "Bearer " + options_.bearer_token);
   std::string name(model::canonical_name(op));
   if (chosen_.binding == HttpBinding::kJsonRpc) {
@@ -206,10 +241,12 @@ CallResult HttpSession::run_stream(const Prepared& p, const StreamCallback& on_e
   if (!items.error().empty()) {
     return CallResult::failure({ClientErrorKind::kTransport, p.what + ": " + items.error(), nullptr});
   }
+  if (!r && sse && fault_on("client-eof-mid-stream-ok")) return CallResult::success(nullptr);
   if (!r) {
     std::string after = " after " + std::to_string(items.count()) + " events";
     return CallResult::failure(transport_failure(r.error(), p.what + after));
   }
+  if (sse && items.partial() && fault_on("client-sse-dispatch-at-eof")) items.feed("\n\n", on_event);
   if (sse) {
     if (items.partial()) diagnose(p.what + ": the stream ended in the middle of an SSE event (discarded)");
     return CallResult::success(nullptr);

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "peers/a2a-ref-client/cli_run.hpp"
+#include "peers/a2a-ref-client/fault.hpp"
 #include "peers/a2a-ref-client/ops.hpp"
 
 namespace {
@@ -225,6 +226,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> env;
   std::string profile;
   add_global_options(app, c, timeout_ms, handshake_ms, env, profile);
+  std::string fault;
+  bool list_faults = false;
+  app.add_option("--fault", fault, "Inject one known defect (meta-tests of a2a-conform client; --list-faults)");
+  app.add_flag("--list-faults", list_faults, "Print the injectable faults and exit");
 
   std::vector<SubArgs> args(12);
   std::vector<Sub> subs = {
@@ -244,6 +249,11 @@ int main(int argc, char** argv) {
   CLI::App* script = app.add_subcommand("script", "Run a JSON-lines script of operations in one session");
   script->add_option("file", c.script_path, "Script file, or - for stdin")->required();
 
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--list-faults") {
+      for (const auto& f : a2a::client::known_faults()) std::cout << f.name << "  " << f.what << "\n";
+      return 0;
+    }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -254,6 +264,10 @@ int main(int argc, char** argv) {
     std::cerr << "a2a-ref-client: " << e.what() << "\nRun 'a2a-ref-client --help' for usage.\n";
     return kExitUsage;
   }
+  if (!fault.empty() && !a2a::client::set_fault(fault)) {
+    std::cerr << "a2a-ref-client: unknown --fault " << fault << " (see --list-faults)\n";
+    return kExitUsage;
+  }
   // $A2A_AGENT only when no --url, so an exported agent never clashes with --url.
   if (c.agent.empty() && c.url.empty()) {
     if (const char* agent = std::getenv("A2A_AGENT")) c.agent = agent;
@@ -262,7 +276,7 @@ int main(int argc, char** argv) {
     std::cerr << "a2a-ref-client: give exactly one of --agent CMD or --url URL\nRun 'a2a-ref-client --help' for usage.\n";
     return kExitUsage;
   }
-  c.timeout = a2a::core::Millis(timeout_ms);
+  c.timeout = a2a::core::Millis(a2a::client::fault_on("client-ignore-timeout") ? 120000 : timeout_ms);
   c.handshake_timeout = a2a::core::Millis(handshake_ms);
   if (!parse_env(env, c) || !build_ops(subs, c)) return kExitUsage;
   return a2a::client::run_cli(c, std::cin, std::cout, std::cerr);

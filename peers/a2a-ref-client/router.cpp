@@ -1,5 +1,9 @@
 #include "peers/a2a-ref-client/router.hpp"
 
+#include <cstdlib>
+
+#include "peers/a2a-ref-client/fault.hpp"
+
 #include "runner/a2a/methods.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -102,6 +106,7 @@ StreamStep Router::next_stream_step(core::Deadline deadline, const std::string& 
     return {false, std::move(item), {}};
   }
   if (stream_->ended) return {true, {}, stream_->outcome};
+  if (dead_ && fault_on("client-eof-mid-stream-ok")) return {true, {}, CallResult::success(nullptr)};
   if (dead_) {
     // C11: the agent went away before the final response; never a normal end.
     return {true, {}, CallResult::failure(prefixed(*dead_, what + " ended before its final response"))};
@@ -149,7 +154,7 @@ std::string Router::route_response(const std::string& key, bool is_error, const 
       return "abandoned stream id " + key + " received its final response; next stream may start";
     }
     stream_->ended = true;
-    if (is_error) {
+    if (is_error && !fault_on("client-stream-error-as-end")) {
       stream_->outcome = CallResult::failure({ClientErrorKind::kAgent, "", payload});
       return {};
     }
@@ -160,6 +165,18 @@ std::string Router::route_response(const std::string& key, bool is_error, const 
     }
     return {};
   }
+  if (fault_on("client-match-wrong-id"))
+    for (auto& [k, slot] : pending_)
+      if (!slot.done) {
+        slot.done = true;
+        slot.result = is_error ? CallResult::failure({ClientErrorKind::kAgent, "", payload}) : CallResult::success(payload);
+        return {};
+      }
+  if (fault_on("client-end-stream-on-any-id") && stream_ && !stream_->ended) {
+    stream_->ended = true;
+    stream_->outcome = CallResult::success(nullptr);
+    return {};
+  }
   return std::string("dropped a ") + (is_error ? "error response" : "response") + " with id " + key +
          " that no call is waiting for (C3)";
 }
@@ -167,7 +184,9 @@ std::string Router::route_response(const std::string& key, bool is_error, const 
 std::string Router::route_notification(const std::string& method, const Json& params) {
   bool is_event = method == model::kP46StreamEvent;
   bool is_error = method == model::kP46StreamError;
+  if (!is_event && !is_error && fault_on("client-crash-on-notification")) std::_Exit(70);
   if (!is_event && !is_error) return "ignored notification " + method + " (C4)";
+  if (is_error && fault_on("client-ignore-stream-error")) return {};
   if (!stream_ || stream_->ended) return "dropped " + method + ": no stream is open";
   if (stream_->abandoned) return "discarded " + method + " of abandoned stream id " + stream_->key + " (C13)";
   stream_->items.push_back(

@@ -6,6 +6,7 @@
 #include "runner/core/escape.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/wire/codec.hpp"
+#include "peers/a2a-ref-client/fault.hpp"
 
 namespace a2a::client {
 namespace {
@@ -231,6 +232,7 @@ bool StdioSession::drain_frames() {
       case wire::DecodeResult::Status::kNeedMore:
       case wire::DecodeResult::Status::kEnd: return true;
       case wire::DecodeResult::Status::kError:
+        if (fault_on("client-hang-on-framing-error")) return false;
         fail_on_eof_or_error("framing error on the agent's stdout: " + std::string(wire::to_string(r.error)) +
                              ": " + r.detail);
         return false;

@@ -19,14 +19,42 @@ constexpr size_t kFrameOverhead = 1024;
 constexpr const char* kFloodPrefix = "agent flooded stdout: ";
 }  // namespace
 
+namespace {
+class ProcessChannel final : public PeerChannel {
+ public:
+  explicit ProcessChannel(std::unique_ptr<transport::StdioProcess> p) : p_(std::move(p)) {}
+  core::Expected<void> write(std::string_view b, Deadline d) override { return p_->write(b, d); }
+  transport::ReadResult read_some(Deadline d) override { return p_->read_some(d); }
+  void close_stdin() override { p_->close_stdin(); }
+  std::optional<transport::ExitStatus> poll_exit() override { return p_->poll_exit(); }
+  std::optional<transport::ExitStatus> wait_exit(Deadline d) override { return p_->wait_exit(d); }
+  transport::ExitStatus shutdown(Millis g, Millis t) override { return p_->shutdown(g, t); }
+  transport::ExitStatus kill_now() override { return p_->kill_now(); }
+  transport::StdioProcess* process() { return p_.get(); }
+
+ private:
+  std::unique_ptr<transport::StdioProcess> p_;
+};
+}  // namespace
+
 core::Expected<std::unique_ptr<AgentConnection>> AgentConnection::start(
     const ConnectionOptions& opts) {
   auto proc = transport::StdioProcess::spawn(opts.spawn);
   if (!proc) return core::fail(proc.error());
+  auto chan = std::make_unique<ProcessChannel>(std::move(proc.value()));
+  auto* raw_proc = chan->process();
+  auto c = attach(std::move(chan), opts.rules, opts.max_inbox_bytes);
+  c->proc_ = raw_proc;
+  return c;
+}
+
+std::unique_ptr<AgentConnection> AgentConnection::attach(std::unique_ptr<PeerChannel> channel,
+                                                         const wire::ContentLengthRules& rules,
+                                                         size_t max_inbox_bytes) {
   std::unique_ptr<AgentConnection> c(new AgentConnection());
-  c->proc_ = std::move(proc.value());
-  c->decoder_ = wire::make_content_length_decoder(opts.rules);
-  c->max_inbox_bytes_ = opts.max_inbox_bytes;
+  c->chan_ = std::move(channel);
+  c->decoder_ = wire::make_content_length_decoder(rules);
+  c->max_inbox_bytes_ = max_inbox_bytes;
   c->started_ = Clock::now();
   c->last_byte_at_ = c->started_;
   c->reader_ = std::thread([raw = c.get()] { raw->reader_loop(); });
@@ -39,7 +67,7 @@ AgentConnection::~AgentConnection() {
     stop_ = true;
   }
   cv_.notify_all();
-  if (proc_) proc_->kill_now();  // unblocks the reader (EOF) if it is still reading
+  if (chan_) chan_->kill_now();  // unblocks the reader (EOF) if it is still reading
   if (reader_.joinable()) reader_.join();
 }
 
@@ -61,7 +89,7 @@ void AgentConnection::reader_loop() {
       std::lock_guard lk(mu_);
       if (stop_ || eof_) return;
     }
-    auto r = proc_->read_some(Deadline::after(Millis(50)));
+    auto r = chan_->read_some(Deadline::after(Millis(50)));
     if (r.status == transport::ReadResult::Status::kTimeout) continue;
     if (r.status != transport::ReadResult::Status::kData) {
       decoder_->finish();
@@ -130,10 +158,10 @@ size_t AgentConnection::cost(const InboxFrame& f) {
 }
 
 core::Expected<void> AgentConnection::send(std::string_view bytes, Deadline deadline) {
-  return proc_->write(bytes, deadline);
+  return chan_->write(bytes, deadline);
 }
 
-void AgentConnection::close_stdin() { proc_->close_stdin(); }
+void AgentConnection::close_stdin() { chan_->close_stdin(); }
 
 std::optional<InboxFrame> AgentConnection::take(
     const std::function<bool(const InboxFrame&)>& want, Deadline deadline) {
@@ -203,7 +231,7 @@ bool AgentConnection::wait_eof(Deadline deadline) {
 }
 
 std::optional<transport::ExitStatus> AgentConnection::wait_exit(Deadline deadline) {
-  return proc_->wait_exit(deadline);
+  return chan_->wait_exit(deadline);
 }
 
 std::string AgentConnection::why() const {
@@ -211,7 +239,7 @@ std::string AgentConnection::why() const {
   if (!interrupted_.empty()) return interrupted_;
   if (framing_error_.rfind(kFloodPrefix, 0) == 0) return framing_error_;
   if (!framing_error_.empty()) return "agent output is not valid framing: " + framing_error_;
-  auto st = proc_->poll_exit();
+  auto st = chan_->poll_exit();
   if (eof_) return "agent closed stdout" + (st ? " (" + st->str() + ")" : std::string());
   // No EOF although the agent is gone: something it started holds the pipe.
   if (st) return "agent exited (" + st->str() + ") but a process it left behind keeps its stdout open";
@@ -234,7 +262,7 @@ size_t AgentConnection::unconsumed() const {
 }
 
 transport::ExitStatus AgentConnection::shutdown(Millis grace, Millis term_grace) {
-  auto st = proc_->shutdown(grace, term_grace);
+  auto st = chan_->shutdown(grace, term_grace);
   {
     std::lock_guard lk(mu_);
     stop_ = true;
@@ -244,7 +272,7 @@ transport::ExitStatus AgentConnection::shutdown(Millis grace, Millis term_grace)
 }
 
 transport::ExitStatus AgentConnection::kill_now() {
-  auto st = proc_->kill_now();
+  auto st = chan_->kill_now();
   cv_.notify_all();
   return st;
 }

@@ -48,9 +48,28 @@ struct ConnectionOptions {
   size_t max_inbox_bytes = 64ull * 1024 * 1024;
 };
 
+// Where a connection's bytes come from and go to: the agent process's pipes,
+// or (client scenarios) the link to the agent double a client spawned, whose
+// exit is the client's. Failures are values, as for transport::StdioProcess.
+class PeerChannel {
+ public:
+  virtual ~PeerChannel() = default;
+  virtual core::Expected<void> write(std::string_view bytes, core::Deadline deadline) = 0;
+  virtual transport::ReadResult read_some(core::Deadline deadline) = 0;
+  virtual void close_stdin() = 0;
+  virtual std::optional<transport::ExitStatus> poll_exit() = 0;
+  virtual std::optional<transport::ExitStatus> wait_exit(core::Deadline deadline) = 0;
+  virtual transport::ExitStatus shutdown(core::Millis grace, core::Millis term_grace) = 0;
+  virtual transport::ExitStatus kill_now() = 0;
+};
+
 class AgentConnection {
  public:
   static core::Expected<std::unique_ptr<AgentConnection>> start(const ConnectionOptions& opts);
+  // Frames from any channel (client scenarios: the agent double's link).
+  static std::unique_ptr<AgentConnection> attach(std::unique_ptr<PeerChannel> channel,
+                                                 const wire::ContentLengthRules& rules,
+                                                 size_t max_inbox_bytes);
   ~AgentConnection();
 
   // Writes bytes to the agent's stdin (kTimeout / kBrokenPipe as errors).
@@ -85,6 +104,7 @@ class AgentConnection {
   std::string framing_error() const;   // "" when none
   size_t unconsumed() const;
 
+  // Only for connections made by start() (an agent process).
   transport::StdioProcess& process() { return *proc_; }
   const transport::StdioProcess& process() const { return *proc_; }
   transport::ExitStatus shutdown(core::Millis grace, core::Millis term_grace);
@@ -100,7 +120,8 @@ class AgentConnection {
   bool push_frame(wire::Frame&& f, std::string&& raw_header);  // false: flood cap hit
   static size_t cost(const InboxFrame& f);
 
-  std::unique_ptr<transport::StdioProcess> proc_;
+  std::unique_ptr<PeerChannel> chan_;
+  transport::StdioProcess* proc_ = nullptr;  // start(): the process behind chan_
   std::unique_ptr<wire::Decoder> decoder_;
   size_t max_inbox_bytes_ = 0;
   core::Clock::time_point started_;

@@ -94,7 +94,11 @@ std::string skip_reason(const scenario::Test& t, const RunConfig& c, const Bindi
   if (stdio && !t.profiles.empty() &&
       std::find(t.profiles.begin(), t.profiles.end(), c.profile.name) == t.profiles.end())
     return "not applicable to profile " + c.profile.name;
-  if (has_step_kind(t.steps, scenario::StepKind::kClient)) return "client test (this run tests an agent)";
+  bool client_run = !c.client_command.empty();
+  if (!client_run && t.role == scenario::Role::kClient) return "client test (this run tests an agent)";
+  if (client_run && t.role != scenario::Role::kClient) return "agent test (this run tests a client)";
+  if (client_run && fetches_card(t))
+    return "the client contract has no operation that prints the public agent card (get_agent_card)";
   if (auto why = missing_requirement(t, c, b.binding); !why.empty()) return why;
   if (!t.requires_behaviors.empty() && !c.assume_behaviors)
     return "needs the ACTS behaviour prefixes (" + t.requires_behaviors.front() + ", ...)";
@@ -116,7 +120,10 @@ bool is_secret_header(const std::string& name) {
 
 std::string replay_command(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
   std::string cmd;
-  if (!c.target_url.empty()) {
+  if (!c.client_command.empty()) {
+    cmd = "a2a-conform client --cmd " + shell_quote(c.client_command) + " --binding " +
+          (target ? target->binding : std::string("stdio"));
+  } else if (!c.target_url.empty()) {
     cmd = "a2a-conform run --url " + shell_quote(c.target_url);
     if (target && target->is_http()) cmd += " --binding " + target->binding;
     if (c.insecure_tls) cmd += " --insecure";

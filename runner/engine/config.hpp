@@ -36,6 +36,12 @@ struct RunConfig {
   std::string agent_command;               // as given to --agent
   std::vector<std::string> agent_argv;     // split
   std::string target_url;                  // as given to --url (the card's base)
+  // `a2a-conform client`: the client under test's command line ({target},
+  // {binding} substituted per scenario) and the agent double it spawns on
+  // stdio. Non-empty client_command makes this a client run: only client
+  // tests run, agent tests are skipped (docs/client-conformance.md).
+  std::string client_command;
+  std::string agent_double;
   std::vector<BindingTarget> bindings;     // empty = stdio only
   std::vector<std::string> forced_bindings;  // --binding values (for replay commands)
   bool insecure_tls = false;

@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "runner/core/escape.hpp"
+#include "runner/engine/client_exec.hpp"
+#include "runner/engine/scenario_parts.hpp"
 #include "runner/engine/session.hpp"
 #include "runner/engine/stdio_ops.hpp"
 #include "runner/engine/step_exec.hpp"
@@ -13,8 +15,6 @@
 namespace a2a::engine {
 
 using result::Outcome;
-
-namespace {
 
 // Entries from index `from` on, timed from the first of them (a reused agent's
 // transcript holds earlier scenarios too).
@@ -39,12 +39,20 @@ std::vector<result::WireEvent> to_events(const transport::Transcript& tr, size_t
   return out;
 }
 
+namespace {
+
 // Scenario level decides what a failed requirement means (DESIGN.md).
 Outcome apply_level(Outcome o, scenario::Level level) {
   if (o != Outcome::kFail) return o;
   if (level == scenario::Level::kShould) return Outcome::kNonStrict;
   if (level == scenario::Level::kMay) return Outcome::kInformational;
   return o;
+}
+
+void interrupt_client(ClientContext& c) {
+  c.process->interrupt();
+  if (c.link) c.link->interrupt();
+  if (c.server) c.server->interrupt();
 }
 
 class Watchdog {
@@ -56,6 +64,7 @@ class Watchdog {
         fired_ = true;
         if (s_.conn) s_.conn->interrupt("scenario deadline expired");
         if (s_.http) s_.http->interrupt_all();
+        if (s_.client) interrupt_client(*s_.client);
       }
     });
   }
@@ -134,6 +143,8 @@ bool reusable(const AgentConnection& conn) {
          conn.process().transcript().total_bytes(transport::Direction::kToPeer) < (1u << 20);
 }
 
+}  // namespace
+
 StepOutcome run_body(Session& s, const scenario::Test& t, bool handshake, StepRecorder& rec, bool& fired) {
   StepOutcome worst;
   Watchdog wd(s, s.deadline);
@@ -168,8 +179,6 @@ void fill_outcome(result::ScenarioResult& r, StepOutcome worst, bool fired, cons
     r.reason = worst.failure ? worst.failure->message : worst.note;
 }
 
-}  // namespace
-
 namespace {
 
 // The scenario's webhook path, when the run has a receiver and the test needs
@@ -203,6 +212,8 @@ class HookLease {
   std::string replaced_;
 };
 
+}  // namespace
+
 void init_session(Session& s, const scenario::Test& t, const RunConfig& c) {
   s.config = &c;
   s.test = &t;
@@ -215,6 +226,8 @@ void init_session(Session& s, const scenario::Test& t, const RunConfig& c) {
 long long ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
 }
+
+namespace {
 
 // An HTTP interface: no process, one connection pool, the same steps.
 result::ScenarioResult run_http_scenario(const scenario::Test& t, const RunConfig& c, const BindingTarget& b,
@@ -247,6 +260,7 @@ result::ScenarioResult run_http_scenario(const scenario::Test& t, const RunConfi
 
 result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c, AgentSlot* slot,
                                     const BindingTarget* target, WebhookReceiver* receiver) {
+  if (!c.client_command.empty()) return run_client_scenario(t, c, target ? target->binding : "stdio");
   if (target && target->is_http()) return run_http_scenario(t, c, *target, receiver);
   auto t0 = std::chrono::steady_clock::now();
   result::ScenarioResult r = describe(t, c, target);

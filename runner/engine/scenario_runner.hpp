@@ -50,6 +50,11 @@ result::ScenarioResult run_scenario(const scenario::Test& test, const RunConfig&
                                     AgentSlot* slot = nullptr, const BindingTarget* target = nullptr,
                                     WebhookReceiver* hooks = nullptr);
 
+// A client scenario (client_scenario.cpp): the client under test is started
+// with {target} pointing at the runner's scripted agent on `binding`.
+result::ScenarioResult run_client_scenario(const scenario::Test& test, const RunConfig& config,
+                                           const std::string& binding);
+
 // Asks the agent for its card once (handshake + GetExtendedAgentCard on a
 // throw-away process) so ACTS preconditions can be evaluated on stdio, where
 // there is no public card. nullopt when the agent does not give one.

@@ -19,6 +19,7 @@
 namespace a2a::engine {
 
 class WebhookInbox;
+struct ClientContext;
 
 // Branches of x-concurrent get their own Session (own variables, so a
 // fan-out's copies of one step do not overwrite each other's captures) that
@@ -31,6 +32,9 @@ struct Session {
   HttpPool* http = nullptr;               // HTTP bindings: owned by the scenario runner
   transport::Transcript* transcript = nullptr;  // the scenario's (either binding)
   std::shared_ptr<WebhookInbox> hooks;    // this scenario's webhook deliveries, if any
+  // Client scenarios: the client under test and the scripted agent; there
+  // `conn` (stdio) reads the frames the client writes to its agent.
+  ClientContext* client = nullptr;
   std::string session_id;           // the A2A_SESSION_ID we gave the agent
   core::Deadline deadline = core::Deadline::never();  // whole scenario
 

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "runner/core/escape.hpp"
+#include "runner/engine/client_exec.hpp"
 #include "runner/engine/op_expect.hpp"
 #include "runner/engine/raw_exec.hpp"
 #include "runner/engine/stdio_ops.hpp"
@@ -228,7 +229,9 @@ StepOutcome run_one(Session& s, const Step& st, StepRecorder& rec, const std::st
     }
     case StepKind::kConcurrent: return run_concurrent(s, st, rec, prefix);
     case StepKind::kRaw: return run_raw_step(s, st);
-    case StepKind::kClient: return StepOutcome::error("client steps cannot run against an agent");
+    case StepKind::kClient:
+      if (s.client) return run_client_response(s, st);
+      return StepOutcome::error("client steps cannot run against an agent");
   }
   return StepOutcome::error("unknown step kind");
 }

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "runner/core/escape.hpp"
+#include "runner/engine/client_exec.hpp"
 #include "runner/engine/stdio_ops.hpp"
 #include "runner/engine/webhooks.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -256,6 +257,10 @@ StepOutcome send_ack(Session& s, const WireAction& w, const Json& handshake) {
 
 StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id, bool consume,
                      std::optional<size_t>* seq) {
+  if (s.client) {
+    if (auto o = run_client_wire(s, w, step_id)) return *o;
+    if (!s.conn) return StepOutcome::error(std::string(to_string(w.type)) + " needs the stdio binding");
+  }
   switch (w.type) {
     case WireActionType::kHandshake: {
       Json hs;
@@ -305,6 +310,9 @@ StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id
     case WireActionType::kExpectExit: return expect_exit(s, w.spec);
     case WireActionType::kExpectWebhook: return expect_webhook(s, w, step_id, {}, consume);
     case WireActionType::kCloseStdin: s.conn->close_stdin(); return StepOutcome::pass();
+    case WireActionType::kClientOp: case WireActionType::kExpectOutput: case WireActionType::kExpectRequest:
+    case WireActionType::kReply: case WireActionType::kOfferHandshake: case WireActionType::kAgentClose:
+      return StepOutcome::error(std::string(to_string(w.type)) + " belongs to client scenarios (x-role: client)");
     case WireActionType::kSleep: {
       int ms = w.spec.is_number_integer() ? w.spec.get<int>() : 0;
       auto d = core::Deadline::after(s.scaled(ms)).min(s.deadline);

@@ -11,7 +11,7 @@ struct WireName {
   std::string_view key;
 };
 
-constexpr std::array<WireName, 15> kWireNames = {{
+constexpr std::array<WireName, 21> kWireNames = {{
     {WireActionType::kHandshake, "x-handshake"},
     {WireActionType::kExpectHandshake, "x-expect-handshake"},
     {WireActionType::kSendBytes, "x-send-bytes"},
@@ -27,6 +27,12 @@ constexpr std::array<WireName, 15> kWireNames = {{
     {WireActionType::kCloseStdin, "x-close-stdin"},
     {WireActionType::kSleep, "x-sleep"},
     {WireActionType::kExpectWebhook, "x-expect-webhook"},
+    {WireActionType::kClientOp, "x-client-op"},
+    {WireActionType::kExpectOutput, "x-expect-output"},
+    {WireActionType::kExpectRequest, "x-expect-request"},
+    {WireActionType::kReply, "x-reply"},
+    {WireActionType::kOfferHandshake, "x-offer-handshake"},
+    {WireActionType::kAgentClose, "x-agent-close"},
 }};
 
 }  // namespace
@@ -93,6 +99,8 @@ bool is_expectation(WireActionType type) {
     case WireActionType::kExpectEof:
     case WireActionType::kExpectExit:
     case WireActionType::kExpectWebhook:
+    case WireActionType::kExpectOutput:
+    case WireActionType::kExpectRequest:
       return true;
     default:
       return false;

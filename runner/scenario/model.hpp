@@ -75,6 +75,13 @@ enum class WireActionType {
   kCloseStdin,          // x-close-stdin
   kSleep,               // x-sleep
   kExpectWebhook,       // x-expect-webhook (every binding: the runner's webhook receiver)
+  // Client scenarios (x-role: client, docs/client-conformance.md).
+  kClientOp,            // x-client-op: one script line written to the client's stdin
+  kExpectOutput,        // x-expect-output: the client's next result line
+  kExpectRequest,       // x-expect-request: the client's next request to its agent
+  kReply,               // x-reply: the scripted agent's answer to that request
+  kOfferHandshake,      // x-offer-handshake: the double's handshake frame
+  kAgentClose,          // x-agent-close: the double closes stdout (EOF) and exits
 };
 std::string_view to_string(WireActionType type);  // the YAML key, "x-send-bytes"
 std::optional<WireActionType> wire_action_from(std::string_view key);
@@ -158,6 +165,8 @@ struct AgentOptions {
   bool manual_handshake = false;  // x-agent.handshake: manual
 };
 
+enum class Role { kAgent, kClient };
+
 struct Test {
   std::string id;
   std::string name;
@@ -179,6 +188,12 @@ struct Test {
   std::vector<std::string> profiles;  // x-profiles, empty = all
   AgentOptions agent;                 // x-agent
   int timeout_ms = 10000;             // timeout_ms (else x-defaults)
+  // x-role (else x-defaults); a test with client_response or client-only
+  // wire steps is a client test whatever it says.
+  Role role = Role::kAgent;
+  // x-card (client tests, HTTP): members that replace those of the scripted
+  // agent's card ({{agent.url}} is its base URL); null = the default card.
+  Json card;
   bool reuse = true;                  // x-reuse; default: only abstract steps
 
   SourceLocation where;
@@ -203,6 +218,7 @@ struct Suite {
 
 // x-defaults: values every test of the document starts from.
 struct Defaults {
+  std::optional<Role> role;
   std::string binding;
   std::vector<std::string> profiles;
   AgentOptions agent;

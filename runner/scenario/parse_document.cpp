@@ -14,12 +14,13 @@ constexpr std::string_view kDocKeys[] = {"acts_version", "spec_version", "spec_r
                                          "variables",    "include",      "suites",   "x-defaults"};
 constexpr std::string_view kMetadataKeys[] = {"title", "description", "authors", "license"};
 constexpr std::string_view kDefaultsKeys[] = {"x-binding", "x-profiles", "x-agent", "timeout_ms",
-                                              "x-reuse"};
+                                              "x-reuse", "x-role"};
+constexpr std::string_view kRoles[] = {"agent", "client"};
 constexpr std::string_view kSuiteKeys[] = {"id", "name", "description", "tags", "tests"};
 constexpr std::string_view kTestKeys[] = {
     "id", "name", "description", "spec_ref", "level", "tags", "transport", "preconditions",
     "requires_behaviors", "origin", "runner_requirements", "steps", "assertions",
-    "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse"};
+    "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse", "x-role", "x-card"};
 constexpr std::string_view kLevels[] = {"must", "should", "may"};
 constexpr std::string_view kTransports[] = {"jsonrpc", "grpc", "rest"};
 constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest", "http"};
@@ -89,6 +90,7 @@ Defaults parse_defaults(const MapReader& doc) {
   if (!doc.expect_map("x-defaults")) return d;
   MapReader m(doc.get("x-defaults"), "'x-defaults'", doc.diags());
   m.check_keys(kDefaultsKeys);
+  if (auto r = m.one_of("x-role", kRoles)) d.role = *r == "client" ? Role::kClient : Role::kAgent;
   d.binding = m.one_of("x-binding", kBindings).value_or("");
   d.profiles = m.string_list("x-profiles");
   parse_agent(m, d.agent);
@@ -126,7 +128,32 @@ bool reusable(const std::vector<Step>& steps) {
 // runner's webhook receiver on every binding): such a test without a binding
 // is a stdio test, and one bound elsewhere is a contradiction. Raw-only tests
 // must say where they apply (ACTS §4.4).
+bool client_only(const Step& s) {
+  if (s.kind == StepKind::kClient) return true;
+  if (s.kind != StepKind::kWire || !s.wire) return false;
+  switch (s.wire->type) {
+    case WireActionType::kClientOp: case WireActionType::kExpectOutput: case WireActionType::kExpectRequest:
+    case WireActionType::kReply: case WireActionType::kOfferHandshake: case WireActionType::kAgentClose:
+      return true;
+    default: return false;
+  }
+}
+
+// Client tests play the agent: their wire steps run on every binding the
+// scripted agent speaks (docs/client-conformance.md), so the stdio-only rule
+// below is for agent tests.
+void check_role(const MapReader& t, const Defaults& defaults, Test& test) {
+  bool client = false;
+  for_each_step(test.steps, [&](const Step& s) { client = client || client_only(s); });
+  Role written = defaults.role.value_or(Role::kAgent);
+  if (auto r = t.one_of("x-role", kRoles)) written = *r == "client" ? Role::kClient : Role::kAgent;
+  if (client && t.has("x-role") && written == Role::kAgent)
+    t.error("x-role", "client steps (client_response, x-client-op, x-reply, ...) need x-role client");
+  test.role = client ? Role::kClient : written;
+}
+
 void check_binding(const MapReader& t, Test& test) {
+  if (test.role == Role::kClient) return;
   bool wire = false, all_raw = !test.steps.empty();
   for_each_step(test.steps, [&](const Step& s) {
     wire = wire || (s.kind == StepKind::kWire && s.wire && s.wire->type != WireActionType::kExpectWebhook);
@@ -144,7 +171,12 @@ void check_binding(const MapReader& t, Test& test) {
 
 void parse_test_extensions(const MapReader& t, const Defaults& defaults, Test& test) {
   test.binding = t.one_of("x-binding", kBindings).value_or(defaults.binding);
+  check_role(t, defaults, test);
   check_binding(t, test);
+  if (t.has("x-card") && t.expect_map("x-card")) {
+    test.card = t.json("x-card");
+    if (test.role != Role::kClient) t.error("x-card", "'x-card' is the scripted agent's card: it needs x-role client");
+  }
   test.profiles = t.has("x-profiles") ? t.string_list("x-profiles") : defaults.profiles;
   test.agent = defaults.agent;
   parse_agent(t, test.agent);

@@ -45,7 +45,8 @@ constexpr std::string_view kWireKeys[] = {
     "x-handshake", "x-expect-handshake", "x-send-bytes", "x-send-frame", "x-send-request",
     "x-expect-response", "x-expect-notification", "x-expect-frame", "x-expect-stream",
     "x-expect-silence", "x-expect-eof", "x-expect-exit", "x-close-stdin", "x-sleep",
-    "x-expect-webhook"};
+    "x-expect-webhook", "x-client-op", "x-expect-output", "x-expect-request", "x-reply",
+    "x-offer-handshake", "x-agent-close"};
 
 // ACTS §6.2 error names, plus the A2A 1.0 names ACTS lacks (the spec wins).
 constexpr std::string_view kErrorTypes[] = {

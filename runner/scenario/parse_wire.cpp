@@ -34,7 +34,13 @@ constexpr std::string_view kGrades[] = {"pass", "non_strict", "informational", "
 constexpr std::string_view kExpectationKeys[] = {
     "expect", "expect_error", "expect_stream", "x-expect-handshake", "x-expect-response",
     "x-expect-notification", "x-expect-frame", "x-expect-stream", "x-expect-silence",
-    "x-expect-eof", "x-expect-exit", "x-expect-webhook"};
+    "x-expect-eof", "x-expect-exit", "x-expect-webhook", "x-expect-output", "x-expect-request"};
+constexpr std::string_view kOutputKeys[] = {"line", "within_ms"};
+constexpr std::string_view kRequestKeys[] = {"method", "params", "headers", "path", "within_ms"};
+constexpr std::string_view kReplyKeys[] = {"id", "result", "error", "frame", "body_raw", "stream", "end",
+                                           "delay_ms", "status", "headers", "body", "close"};
+constexpr std::string_view kStreamEnds[] = {"final", "none", "eof", "cut", "final-other-id", "never"};
+constexpr std::string_view kAgentCloseKeys[] = {"exit"};
 constexpr std::string_view kFanOutKeys[] = {"repeat", "steps"};
 constexpr std::string_view kWebhookKeys[] = {"count", "within_ms", "until", "body", "headers", "each_body"};
 
@@ -219,6 +225,33 @@ void parse_write_action(const MapReader& m, const std::string& key, WireAction& 
       if (!is_true(m.get(key))) m.error(key, "'x-close-stdin' must be true");
       break;
     case WireActionType::kSleep: m.integer(key, 0, kMaxMillis); break;
+    case WireActionType::kClientOp: {
+      MapReader s(m.get(key), "'x-client-op' of " + m.context(), m.diags());
+      if (s.is_map()) s.string("op", true);
+      break;
+    }
+    case WireActionType::kReply:
+      if (auto s = spec_map(m, key, kReplyKeys)) {
+        exclusive(*s, "result", "error");
+        s->one_of("end", kStreamEnds);
+        s->integer("delay_ms", 0, kMaxMillis);
+        s->integer("status", 100, 599);
+        if (s->has("body_raw")) w.has_bytes = bytes_field(*s, "body_raw", ctx, w.bytes);
+      }
+      break;
+    case WireActionType::kOfferHandshake:
+      if (m.get(key).IsMap() && m.get(key).size() == 1 && m.get(key)["body_raw"]) {
+        MapReader f(m.get(key), "'x-offer-handshake' of " + m.context(), m.diags());
+        w.has_bytes = bytes_field(f, "body_raw", ctx, w.bytes);
+      } else if (!m.get(key).IsMap() && !(is_string(m.get(key)) && m.get(key).Scalar() == "default")) {
+        m.error(key, "'x-offer-handshake' is 'default', a map of handshake members or {body_raw: ...}");
+      }
+      break;
+    case WireActionType::kAgentClose:
+      if (!is_true(m.get(key))) {
+        if (auto s = spec_map(m, key, kAgentCloseKeys)) s->integer("exit", 0, 255);
+      }
+      break;
     default: break;
   }
 }
@@ -256,6 +289,10 @@ void parse_expect_action(const MapReader& m, const std::string& key, WireAction&
       break;
     case WireActionType::kExpectExit: parse_expect_exit(m); break;
     case WireActionType::kExpectWebhook: parse_expect_webhook(m); break;
+    case WireActionType::kExpectOutput:
+      if (auto s = spec_map(m, key, kOutputKeys)) s->require("line");
+      break;
+    case WireActionType::kExpectRequest: spec_map(m, key, kRequestKeys); break;
     default: break;
   }
 }

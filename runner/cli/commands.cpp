@@ -1,0 +1,161 @@
+// a2a-conform's commands that start no peer (check, list) and the pieces
+// every run shares: scenario paths, loading, selection, report writing.
+#include "runner/cli/options.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <map>
+
+#include "reports/html.hpp"
+#include "reports/json_report.hpp"
+#include "reports/junit.hpp"
+#include "runner/cli/assertion_check.hpp"
+
+#ifndef A2A_SOURCE_DIR
+#define A2A_SOURCE_DIR "."
+#endif
+
+namespace a2a::cli {
+
+namespace fs = std::filesystem;
+
+fs::path suites_root() {
+  if (fs::exists("suites/profiles")) return "suites";
+  return fs::path(A2A_SOURCE_DIR) / "suites";
+}
+
+// Every *.acts.yaml under a folder, sorted (profiles are *.yaml, not *.acts.yaml).
+std::vector<std::string> files_under(const fs::path& root) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    auto p = it->path().string();
+    if (p.ends_with(".acts.yaml")) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> default_paths() { return files_under(suites_root()); }
+
+// Folders given on the command line stand for the scenario files under them.
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths, bool client) {
+  if (paths.empty()) return client ? files_under(suites_root() / "client") : default_paths();
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    if (fs::is_directory(p)) {
+      auto files = files_under(p);
+      out.insert(out.end(), files.begin(), files.end());
+    } else {
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
+// Loads every file (and its includes) once; all problems at once.
+core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::string>& paths) {
+  std::vector<scenario::Document> docs;
+  std::string problems;
+  std::set<std::string> seen;
+  for (const auto& p : paths) {
+    auto d = scenario::load_with_includes(p);
+    if (!d) {
+      problems += (problems.empty() ? "" : "\n") + d.error().str();
+      continue;
+    }
+    for (auto& doc : *d) {
+      if (!seen.insert(fs::weakly_canonical(doc.file).string()).second) continue;
+      for (auto& su : doc.suites)
+        for (auto& t : su.tests) t.variables = doc.variables;
+      docs.push_back(std::move(doc));
+    }
+  }
+  if (!problems.empty()) return core::fail(core::ErrorKind::kSchema, problems);
+  // Test ids must be unique across the run: they key results and known failures.
+  std::map<std::string, std::string> ids;
+  for (const auto& d : docs)
+    for (const auto& s : d.suites)
+      for (const auto& t : s.tests) {
+        auto [it, fresh] = ids.emplace(t.id, t.where.str());
+        if (!fresh)
+          problems += (problems.empty() ? "" : "\n") + t.where.str() + ": error[schema]: test id " +
+                      t.id + " is also defined at " + it->second;
+      }
+  // Assertion problems join the duplicate ids: every mistake at once.
+  std::string assertions = check_assertions(docs);
+  if (!assertions.empty()) problems += (problems.empty() ? "" : "\n") + assertions;
+  if (!problems.empty()) return core::fail(core::ErrorKind::kSchema, problems);
+  return docs;
+}
+
+scenario::Selection selection_of(const Options& o) {
+  scenario::Selection sel;
+  sel.ids = o.ids;
+  sel.tags = o.tags;
+  sel.sections = o.sections;
+  for (const auto& l : o.levels)
+    if (auto lv = scenario::level_from(l)) sel.levels.push_back(*lv);
+  return sel;
+}
+
+int cmd_check(const Options& o) {
+  auto paths = expand_paths(o.paths);
+  auto docs = load_all(paths);
+  if (!docs) {
+    std::cerr << docs.error().message << "\n";
+    return kExitUsage;
+  }
+  size_t n = 0;
+  for (const auto& d : *docs) n += d.test_count();
+  std::cout << "ok: " << docs->size() << " file(s), " << n << " test(s)\n";
+  return 0;
+}
+
+int cmd_list(const Options& o) {
+  auto docs = load_all(expand_paths(o.paths));
+  if (!docs) {
+    std::cerr << docs.error().message << "\n";
+    return kExitUsage;
+  }
+  for (const auto* t : scenario::select_tests(*docs, selection_of(o)))
+    std::cout << t->id << "  [" << scenario::to_string(t->level) << "]  " << t->name << "  ("
+              << t->where.str() << ")\n";
+  return 0;
+}
+
+core::Expected<void> write_reports(const Options& o, const result::RunResult& run) {
+  std::string dir = o.report_dir;
+  auto path_or = [&](const std::string& explicit_path, const char* name) {
+    if (!explicit_path.empty()) return explicit_path;
+    return dir.empty() ? std::string() : (fs::path(dir) / name).string();
+  };
+  if (!dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return core::fail(core::ErrorKind::kIo, "cannot create report dir " + dir + ": " + ec.message());
+  }
+  auto write = [](const std::string& path, const std::function<void(std::ostream&)>& fn) -> core::Expected<void> {
+    if (path.empty()) return {};
+    std::ostringstream ss;
+    fn(ss);
+    return reports::write_text_file(path, ss.str());
+  };
+  if (auto r = write(path_or(o.json_path, "report.json"), [&](std::ostream& os) { reports::write_json_report(os, run); }); !r) return r;
+  if (auto r = write(path_or(o.junit_path, "junit.xml"), [&](std::ostream& os) { reports::write_junit(os, run); }); !r) return r;
+  if (auto r = write(path_or(o.html_path, "report.html"), [&](std::ostream& os) { reports::write_html(os, run); }); !r) return r;
+  std::string acts = !o.acts_dir.empty() ? o.acts_dir : dir;
+  if (!acts.empty()) {
+    reports::ActsOptions ao;
+    ao.sdk_name = "agent";
+    if (auto r = reports::write_acts_reports(acts, run, ao); !r) return core::fail(r.error());
+  }
+  return {};
+}
+
+}  // namespace a2a::cli

@@ -1,0 +1,59 @@
+// The command line of a2a-conform as data, shared by its commands
+// (cli.cpp: flags; commands.cpp: check, list, reports; run_command.cpp: run
+// and client). Only main_with_args picks the exit code it returns.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "runner/core/expected.hpp"
+#include "runner/result/result.hpp"
+#include "runner/scenario/loader.hpp"
+#include "runner/scenario/selection.hpp"
+
+namespace a2a::cli {
+
+inline constexpr int kExitUsage = 2;
+
+struct Options {
+  std::vector<std::string> paths;
+  std::string agent;
+  std::string url;
+  std::vector<std::string> bindings;
+  bool insecure = false;
+  std::vector<std::string> headers;
+  std::vector<std::string> vars;  // NAME=VALUE
+  std::string profile = "p46";
+  std::vector<std::string> ids, tags, levels, sections;
+  int jobs = 1;
+  double timeout_scale = 1.0;
+  int run_timeout_ms = 0;
+  std::string known_failures;
+  std::string report_dir;
+  std::string json_path, junit_path, html_path, acts_dir;
+  bool no_behaviors = false;
+  bool reuse = false;
+  bool check_only = false;
+  bool quiet = false;
+  std::string color = "auto";
+  std::string client_cmd;    // `client --cmd`: the client under test
+  std::string client_binding = "stdio";
+  std::string agent_double;  // default: a2a-agent-double beside this executable
+};
+
+std::filesystem::path suites_root();
+// Folders stand for the scenario files under them; no paths: every suite
+// (`client`: suites/client).
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths, bool client = false);
+// Loads every file (and its includes) once; all problems at once.
+core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::string>& paths);
+scenario::Selection selection_of(const Options& o);
+core::Expected<void> write_reports(const Options& o, const result::RunResult& run);
+
+int cmd_check(const Options& o);
+int cmd_list(const Options& o);
+// `run` and `client`.
+int cmd_run(const Options& o, const std::string& command_line);
+
+}  // namespace a2a::cli

@@ -1,0 +1,188 @@
+// `a2a-conform run` and `a2a-conform client`: the target (agent command,
+// URL, or client command), the profile, known failures, the scenarios, then
+// the engine, the console and the report writers.
+#include "runner/cli/options.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+#include "reports/console.hpp"
+#include "runner/engine/discovery.hpp"
+#include "runner/engine/run.hpp"
+#include "runner/engine/scenario_runner.hpp"
+#include "runner/scenario/profile.hpp"
+#include "runner/transport/stdio_process.hpp"
+
+namespace a2a::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// --agent: the command, split.
+bool set_stdio_target(const Options& o, engine::RunConfig& cfg) {
+  cfg.agent_command = o.agent;
+  auto argv = transport::StdioProcess::split_command(o.agent);
+  if (!argv || argv->empty()) {
+    std::cerr << "a2a-conform run: --agent: " << (argv ? "empty command" : argv.error().message) << "\n";
+    return false;
+  }
+  cfg.agent_argv = *argv;
+  return true;
+}
+
+// --url: discovery (the card, its interfaces), or the forced --binding values.
+bool set_url_target(const Options& o, engine::RunConfig& cfg) {
+  cfg.target_url = o.url;
+  cfg.insecure_tls = o.insecure;
+  for (const auto& h : o.headers) {
+    auto colon = h.find(':');
+    std::string name = h.substr(0, colon), value = colon == std::string::npos ? "" : h.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    cfg.http_headers.emplace_back(name, value);
+  }
+  cfg.forced_bindings = o.bindings;
+  auto deadline = core::Deadline::after(core::Millis(static_cast<long long>(10000 * o.timeout_scale)));
+  auto d = engine::discover(o.url, o.bindings, o.insecure, deadline);
+  if (!d) {
+    std::cerr << "a2a-conform run: --url " << o.url << ": " << d.error().message << "\n";
+    return false;
+  }
+  for (const auto& n : d->notes) std::cout << "note: " << n << "\n";
+  cfg.bindings = d->targets;
+  cfg.agent_card = d->card;
+  for (const auto& b : cfg.bindings)
+    std::cout << "binding " << b.binding << ": " << b.url
+              << (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")") << "\n";
+  return true;
+}
+
+// `client`: the client under test and the double it will spawn on stdio.
+bool set_client_target(const Options& o, engine::RunConfig& cfg) {
+  auto argv = transport::StdioProcess::split_command(o.client_cmd);
+  if (!argv || argv->empty()) {
+    std::cerr << "a2a-conform client: --cmd: " << (argv ? "empty command" : argv.error().message) << "\n";
+    return false;
+  }
+  cfg.client_command = o.client_cmd;
+  cfg.agent_double = o.agent_double.empty()
+                         ? (fs::read_symlink("/proc/self/exe").parent_path() / "a2a-agent-double").string()
+                         : o.agent_double;
+  if (o.client_binding == "stdio" && !fs::exists(cfg.agent_double)) {
+    std::cerr << "a2a-conform client: the agent double " << cfg.agent_double << " does not exist (--agent-double)\n";
+    return false;
+  }
+  if (o.client_binding != "stdio") cfg.bindings = {engine::BindingTarget{o.client_binding, "", "", "1.0"}};
+  return true;
+}
+
+// The parts of the configuration every target shares: profile, options,
+// known failures. false after printing why.
+bool configure(const Options& o, engine::RunConfig& cfg) {
+  auto ppath = scenario::find_profile(o.profile, {suites_root() / "profiles"});
+  if (!ppath) {
+    std::cerr << ppath.error().str() << "\n";
+    return false;
+  }
+  auto profile = scenario::load_profile(*ppath);
+  if (!profile) {
+    std::cerr << profile.error().message << "\n";
+    return false;
+  }
+  cfg.profile = *profile;
+  cfg.suite_paths = o.paths;
+  cfg.jobs = o.jobs;
+  cfg.reuse = o.reuse;
+  cfg.timeout_scale = o.timeout_scale;
+  cfg.run_timeout_ms = o.run_timeout_ms;
+  cfg.assume_behaviors = !o.no_behaviors;
+  if (o.known_failures.empty()) return true;
+  auto kf = engine::load_known_failures(o.known_failures);
+  if (!kf) {
+    std::cerr << kf.error().str() << "\n";
+    return false;
+  }
+  cfg.known_failures = *kf;
+  return true;
+}
+
+// --var: a document-level variable for every test, over the file's own
+// value (what a user passes is what the official files leave to the runner,
+// e.g. ACTS's {{insufficientAuthToken}}).
+void apply_vars(const std::vector<std::string>& vars, std::vector<scenario::Document>& docs) {
+  for (const auto& v : vars) {
+    auto eq = v.find('=');
+    std::string name = v.substr(0, eq), value = v.substr(eq + 1);
+    for (auto& d : docs)
+      for (auto& su : d.suites)
+        for (auto& t : su.tests) {
+          auto it = std::find_if(t.variables.begin(), t.variables.end(), [&](const auto& p) { return p.first == name; });
+          if (it != t.variables.end()) it->second = value;
+          else t.variables.emplace_back(name, value);
+        }
+  }
+}
+
+// The engine, the console and the report writers on the selected tests.
+int execute(const Options& o, const engine::RunConfig& cfg, const std::vector<const scenario::Test*>& tests) {
+  reports::ConsoleOptions co;
+  co.progress = !o.quiet;
+  co.color = o.color == "always" ? reports::ColorMode::kAlways
+             : o.color == "never" ? reports::ColorMode::kNever : reports::ColorMode::kAuto;
+  reports::ConsoleReporter console(std::cout, co);
+  console.on_start(static_cast<int>(engine::planned_results(tests, cfg)));
+  auto run = engine::run_all(tests, cfg, [&](const result::ScenarioResult& r, size_t done, size_t) {
+    console.on_scenario_done(r, static_cast<int>(done));
+  });
+  if (auto w = write_reports(o, run); !w) {
+    std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";
+    console.finish(run);
+    return kExitUsage;
+  }
+  console.finish(run);
+  return run.exit_code();
+}
+
+bool check_target(const Options& o, bool client) {
+  if (!client && o.agent.empty() == o.url.empty()) {
+    std::cerr << "a2a-conform run: give exactly one target: --agent \"CMD ARGS\" (an executable, stdio "
+                 "binding) or --url URL (an HTTP agent: its card is read from URL/.well-known/agent-card.json)\n";
+    return false;
+  }
+  if (!client && !o.bindings.empty() && o.url.empty()) {
+    std::cerr << "a2a-conform run: --binding only applies to --url targets\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int cmd_run(const Options& o, const std::string& command_line) {
+  if (o.check_only) return cmd_check(o);
+  bool client = !o.client_cmd.empty();
+  if (!check_target(o, client)) return kExitUsage;
+  engine::RunConfig cfg;
+  cfg.command_line = command_line;
+  if (!o.agent.empty() && !set_stdio_target(o, cfg)) return kExitUsage;
+  if (client && !set_client_target(o, cfg)) return kExitUsage;
+  if (!configure(o, cfg)) return kExitUsage;
+  auto docs = load_all(expand_paths(o.paths, client));
+  if (!docs) {
+    std::cerr << docs.error().message << "\n";
+    return kExitUsage;
+  }
+  apply_vars(o.vars, *docs);
+  auto tests = scenario::select_tests(*docs, selection_of(o));
+  if (tests.empty()) {
+    std::cerr << "a2a-conform " << (client ? "client" : "run") << ": no scenario matches the selection\n";
+    return kExitUsage;
+  }
+  if (!o.url.empty() && !set_url_target(o, cfg)) return kExitUsage;
+  bool needs_card = false;
+  for (const auto* t : tests) needs_card = needs_card || t->preconditions.contains("capabilities");
+  if (needs_card && o.url.empty() && !client) cfg.agent_card = engine::probe_agent_card(cfg);
+  return execute(o, cfg, tests);
+}
+
+}  // namespace a2a::cli

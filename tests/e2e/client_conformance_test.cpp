@@ -1,0 +1,61 @@
+// `a2a-conform client` against the reference client: every client scenario
+// passes on stdio, JSON-RPC and REST, and the official ACTS client-parsing tests
+// (read from ../shared/acts, never copied) run through client_response.
+#include <gtest/gtest.h>
+
+#include "tests/e2e/client_run.hpp"
+
+namespace {
+
+using a2a::testing::run_client_suite;
+const std::string kSuites = std::string(A2A_SOURCE_DIR) + "/suites/client";
+
+void expect_all_pass(const nlohmann::json& report, size_t at_least) {
+  ASSERT_TRUE(report.is_object()) << "no JSON report";
+  size_t passed = 0;
+  for (const auto& s : report["scenarios"]) {
+    if (s["outcome"] == "SKIP") continue;
+    EXPECT_EQ(s["outcome"], "PASS") << s["id"] << ": " << s.value("reason", "");
+    passed += s["outcome"] == "PASS";
+  }
+  EXPECT_GE(passed, at_least);
+}
+
+TEST(ClientConformance, RefClientPassesEveryStdioClientScenario) {
+  auto r = run_client_suite("stdio", kSuites, "self");
+  EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
+  expect_all_pass(r.report, 15);
+}
+
+TEST(ClientConformance, RefClientPassesEveryJsonRpcClientScenario) {
+  auto r = run_client_suite("jsonrpc", kSuites, "self");
+  EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
+  expect_all_pass(r.report, 8);
+}
+
+TEST(ClientConformance, RefClientPassesEveryRestClientScenario) {
+  auto r = run_client_suite("rest", kSuites, "self");
+  EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
+  expect_all_pass(r.report, 3);
+}
+
+TEST(ClientConformance, OfficialClientParsingTestsPassOrSkipWithAReason) {
+  auto r = run_client_suite("stdio", std::string(A2A_SHARED_DIR) + "/acts/client-parsing.acts.yaml", "acts");
+  ASSERT_TRUE(r.report.is_object()) << r.cmd.out << r.cmd.err;
+  int pass = 0, skip = 0;
+  for (const auto& s : r.report["scenarios"]) {
+    std::string id = s["id"], outcome = s["outcome"];
+    if (id.rfind("CLIENT-PARSE-", 0) == 0) {
+      EXPECT_EQ(outcome, "PASS") << id << ": " << s.value("reason", "");
+      pass += outcome == "PASS";
+    } else {
+      // CLIENT-AUTH-001, CLIENT-CAP-001 parse cards: no client operation prints the public card.
+      EXPECT_EQ(outcome, "SKIP") << id;
+      skip += outcome == "SKIP";
+    }
+  }
+  EXPECT_EQ(pass, 6);
+  EXPECT_EQ(skip, 2);
+}
+
+}  // namespace

@@ -1,0 +1,38 @@
+// Runs `a2a-conform client` against a2a-ref-client (optionally with a fault)
+// on one binding and returns the JSON report (tests of docs/client-conformance.md).
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/run_command.hpp"
+
+namespace a2a::testing {
+
+struct ClientRun {
+  CommandResult cmd;
+  nlohmann::json report;
+};
+
+inline ClientRun run_client_suite(const std::string& binding, const std::string& suite, const std::string& tag,
+                                  const std::string& client_flags = "") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(A2A_BINARY_DIR) / "test-artifacts" / "client";
+  fs::create_directories(dir);
+  fs::path json = dir / (tag + "-" + binding + ".json");
+  fs::remove(json);
+  std::string target = binding == "stdio" ? "--agent {target}" : "--url {target} --binding {binding}";
+  std::string cmd = std::string(A2A_REF_CLIENT) + " " + client_flags + " --timeout-ms 5000 " + target + " script -";
+  ClientRun r;
+  r.cmd = run_command({A2A_CONFORM, "client", "--cmd", cmd, "--binding", binding, "-q", "--color", "never",
+                       "--json", json.string(), suite},
+                      300000);
+  std::ifstream in(json);
+  if (in) r.report = nlohmann::json::parse(in, nullptr, false);
+  return r;
+}
+
+}  // namespace a2a::testing

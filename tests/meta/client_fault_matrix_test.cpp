@@ -1,0 +1,100 @@
+// Meta-tests of the client suites: for every fault of a2a-ref-client listed in
+// fixtures/client-fault-matrix.yaml, run the client suites (stdio, JSON-RPC, REST)
+// against the faulty client and assert that exactly the listed scenarios fail,
+// for the stated reason, and every other one passes; and that every client
+// scenario is failed by some fault.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include <yaml-cpp/yaml.h>
+
+#include "runner/scenario/selection.hpp"
+#include "tests/e2e/client_run.hpp"
+
+namespace {
+
+struct Row {
+  std::string fault;
+  std::vector<std::string> fails;
+  std::string reason;
+};
+void PrintTo(const Row& r, std::ostream* os) { *os << r.fault; }
+
+std::vector<Row> load_rows() {
+  std::vector<Row> out;
+  try {
+    for (const auto& f : YAML::LoadFile(std::string(A2A_SOURCE_DIR) + "/fixtures/client-fault-matrix.yaml")["faults"])
+      out.push_back({f["fault"].as<std::string>(), f["fails"].as<std::vector<std::string>>(),
+                     f["reason"].as<std::string>()});
+  } catch (const YAML::Exception&) {
+  }
+  return out;
+}
+
+const std::string kSuites = std::string(A2A_SOURCE_DIR) + "/suites/client";
+
+class ClientFaultMatrix : public ::testing::TestWithParam<Row> {};
+
+}  // namespace
+
+TEST_P(ClientFaultMatrix, ListedScenariosFailForTheStatedReasonAndAllOthersPass) {
+  const Row& row = GetParam();
+  std::set<std::string> failed;
+  for (const std::string binding : {"stdio", "jsonrpc", "rest"}) {
+    auto r = a2a::testing::run_client_suite(binding, kSuites, row.fault, "--fault " + row.fault);
+    ASSERT_TRUE(r.report.is_object()) << r.cmd.out << r.cmd.err;
+    for (const auto& s : r.report["scenarios"]) {
+      std::string id = s["id"], outcome = s["outcome"], reason = s.value("reason", "");
+      if (outcome == "SKIP") continue;
+      bool listed = false;
+      for (const auto& g : row.fails) listed = listed || a2a::scenario::glob_match(g, id);
+      if (!listed) {
+        EXPECT_EQ(outcome, "PASS") << id << " should be unaffected by " << row.fault << ": " << reason;
+        continue;
+      }
+      failed.insert(id);
+      EXPECT_EQ(outcome, "FAIL") << id << " under " << row.fault << ": " << reason;
+      EXPECT_NE(reason.find(row.reason), std::string::npos) << id << " failed for another reason: " << reason;
+    }
+  }
+  for (const auto& g : row.fails) {
+    bool matched = false;
+    for (const auto& id : failed) matched = matched || a2a::scenario::glob_match(g, id);
+    EXPECT_TRUE(matched) << "matrix entry " << g << " of " << row.fault << " matches no scenario";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, ClientFaultMatrix, ::testing::ValuesIn(load_rows()), [](const auto& info) {
+  std::string n = info.param.fault;
+  for (auto& ch : n)
+    if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+});
+
+TEST(ClientFaultMatrixCoverage, EveryClientScenarioAndEveryClientFaultIsInTheMatrix) {
+  auto rows = load_rows();
+  auto listed = a2a::testing::run_command({A2A_CONFORM, "list", kSuites}, 60000);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  std::istringstream lines(listed.out);
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    std::string id = line.substr(0, line.find(' '));
+    bool covered = false;
+    for (const auto& r : rows)
+      for (const auto& g : r.fails) covered = covered || a2a::scenario::glob_match(g, id);
+    EXPECT_TRUE(covered) << id << " is failed by no client fault";
+    ++n;
+  }
+  EXPECT_GE(n, 29);
+  auto faults = a2a::testing::run_command({A2A_REF_CLIENT, "--list-faults"}, 20000);
+  ASSERT_EQ(faults.exit_code, 0) << faults.err;
+  std::istringstream fl(faults.out);
+  while (std::getline(fl, line)) {
+    std::string name = line.substr(0, line.find(' '));
+    bool in = false;
+    for (const auto& r : rows) in = in || r.fault == name;
+    EXPECT_TRUE(in) << "client fault " << name << " has no row in fixtures/client-fault-matrix.yaml";
+  }
+}
