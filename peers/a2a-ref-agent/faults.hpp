@@ -96,6 +96,21 @@ enum class Fault {
   kPushNoAuthHeader,
   kPushBareTaskBody,
   kPushNoTokenHeader,
+  // stdio-json profile (stdio-binding.md §4)
+  kJsonHsNoVersion,
+  kJsonAckSessionNotChecked,
+  kJsonSessionEnvOptional,
+  kJsonVersionIgnored,
+  kJsonNoStreamEnd,
+  kJsonStreamEndAfterError,
+  kJsonIgnoreCancelStream,
+  kJsonStreamIdReuse,
+  kJsonShutdownNoExit,
+  kJsonHeartbeatFatal,
+  kJsonWrongExitCode,
+  kJsonServiceParamsIgnored,
+  kJsonParseErrorContinues,
+  kJsonOversizeSilent,
   kCount,  // keep last
 };
 
