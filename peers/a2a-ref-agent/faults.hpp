@@ -100,6 +100,21 @@ enum class Fault {
   kV03NoFinal,
   kV03V1States,
   kV03WrappedResult,
+  // stdio-json profile (stdio-binding.md §4)
+  kJsonHsNoVersion,
+  kJsonAckSessionNotChecked,
+  kJsonSessionEnvOptional,
+  kJsonVersionIgnored,
+  kJsonNoStreamEnd,
+  kJsonStreamEndAfterError,
+  kJsonIgnoreCancelStream,
+  kJsonStreamIdReuse,
+  kJsonShutdownNoExit,
+  kJsonHeartbeatFatal,
+  kJsonWrongExitCode,
+  kJsonServiceParamsIgnored,
+  kJsonParseErrorContinues,
+  kJsonOversizeSilent,
   kCount,  // keep last
 };
 

@@ -59,12 +59,38 @@ namespace {
 constexpr size_t kReadBuffer = 64 * 1024;
 }  // namespace
 
-FrameReader::FrameReader(int fd, wire::ContentLengthRules rules, int wake_fd)
+FrameReader::FrameReader(int fd, wire::ContentLengthRules rules, int wake_fd, bool keep_headers)
     : fd_(fd),
       wake_fd_(wake_fd),
       rules_(rules),
       decoder_(wire::make_content_length_decoder(rules)),
-      buf_(std::make_unique<char[]>(kReadBuffer)) {}
+      buf_(std::make_unique<char[]>(kReadBuffer)),
+      keep_headers_(keep_headers) {}
+
+FrameReader::Result FrameReader::error_result(wire::FrameError e, std::string_view detail) {
+  return Result{Result::Kind::kError, {},
+                std::string(wire::to_string(e)) + (detail.empty() ? "" : ": " + std::string(detail)), e};
+}
+
+FrameReader::Result FrameReader::next_with_headers(core::Deadline deadline) {
+  for (;;) {
+    if (!unread_.empty()) {
+      decoder_->feed(unread_);
+      unread_ = {};
+    }
+    wire::DecodeResult r = decoder_->next();
+    switch (r.status) {
+      case wire::DecodeResult::Status::kFrame:
+        current_ = std::move(r.frame);
+        return Result{Result::Kind::kFrame, current_.body, {}, wire::FrameError::kNone, &current_.headers};
+      case wire::DecodeResult::Status::kEnd: return Result{Result::Kind::kEnd, {}, {}};
+      case wire::DecodeResult::Status::kError: return error_result(r.error, r.detail);
+      case wire::DecodeResult::Status::kNeedMore: break;
+    }
+    if (eof_) return Result{Result::Kind::kEnd, {}, {}};
+    if (auto stop = fill(deadline)) return std::move(*stop);
+  }
+}
 
 void FrameReader::reset_decoder() {
   decoder_ = wire::make_content_length_decoder(rules_);
@@ -73,14 +99,13 @@ void FrameReader::reset_decoder() {
 }
 
 FrameReader::Result FrameReader::next(core::Deadline deadline) {
+  if (keep_headers_) return next_with_headers(deadline);
   for (;;) {
     wire::FrameView v = decoder_->take(unread_);
     switch (v.status) {
       case wire::DecodeResult::Status::kFrame: return Result{Result::Kind::kFrame, v.body, {}};
       case wire::DecodeResult::Status::kEnd: return Result{Result::Kind::kEnd, {}, {}};
-      case wire::DecodeResult::Status::kError:
-        return Result{Result::Kind::kError, {},
-                      std::string(wire::to_string(v.error)) + (v.detail.empty() ? "" : ": " + std::string(v.detail))};
+      case wire::DecodeResult::Status::kError: return error_result(v.error, v.detail);
       case wire::DecodeResult::Status::kNeedMore: break;
     }
     if (eof_) return Result{Result::Kind::kEnd, {}, {}};  // a decoder that wants more after finish()

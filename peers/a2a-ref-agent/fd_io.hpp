@@ -49,9 +49,14 @@ class FrameReader {
     Kind kind = Kind::kEnd;
     std::string_view body;  // valid until the next call on the reader
     std::string error;
+    wire::FrameError frame_error = wire::FrameError::kNone;  // kError from the decoder: which one
+    const std::vector<wire::Header>* headers = nullptr;      // kFrame with keep_headers; valid as `body`
   };
 
-  FrameReader(int fd, wire::ContentLengthRules rules, int wake_fd);
+  // `keep_headers`: frames come with their header lines (stdio-json reads
+  // A2A-SP-* from them); this path copies each body once more, so P46,
+  // which has no use for headers, keeps the zero-copy one.
+  FrameReader(int fd, wire::ContentLengthRules rules, int wake_fd, bool keep_headers = false);
   Result next(core::Deadline deadline);
   // A fresh decoder, buffered bytes discarded (only for --fault reader-survive-fatal).
   void reset_decoder();
@@ -62,6 +67,8 @@ class FrameReader {
  private:
   // One poll + read; refills `unread_`. Returns a result only when the caller must return it.
   std::optional<Result> fill(core::Deadline deadline);
+  Result next_with_headers(core::Deadline deadline);
+  static Result error_result(wire::FrameError e, std::string_view detail);
 
   int fd_;
   int wake_fd_;
@@ -71,6 +78,8 @@ class FrameReader {
   std::string_view unread_;  // bytes of buf_ the decoder has not taken yet
   std::function<void()> before_wait_;
   bool eof_ = false;
+  bool keep_headers_ = false;
+  wire::Frame current_;  // keep_headers: the frame handed out last
 };
 
 }  // namespace a2a::agent

@@ -41,7 +41,8 @@ void FrameWriter::encode_into(std::string& out, std::string_view body) const {
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof digits, length);
   out.append(name).append(": ").append(digits, end).append(eol);
-  out.append("Content-Type: application/json").append(eol).append(eol).append(body);
+  if (content_type_) out.append("Content-Type: application/json").append(eol);
+  out.append(eol).append(body);
 }
 
 bool FrameWriter::write_json(const nlohmann::json& j) { return write_body(jsonrpc::dump(j)); }

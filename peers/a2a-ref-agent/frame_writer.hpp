@@ -36,6 +36,9 @@ class FrameWriter {
   // The framing faults apply from now on (called after the handshake frame,
   // so a framing defect shows up in the framing scenarios, not as a failed handshake).
   void enable_framing_faults() { framing_faults_ = true; }
+  // Whether frames carry "Content-Type: application/json" (p46 yes, stdio-json no).
+  // Set before the first write.
+  void set_content_type(bool on) { content_type_ = on; }
   // The frame bytes for `body`, faults included.
   std::string encode(std::string_view body) const;
   // The same, appended to `out`.
@@ -58,6 +61,7 @@ class FrameWriter {
   core::Millis write_timeout_;
   std::function<void()> on_failure_;
   std::atomic<bool> framing_faults_{false};
+  bool content_type_ = true;
   std::atomic<bool> failed_{false};
   std::atomic<std::thread::id> batcher_{};
   mutable std::mutex mu_;

@@ -22,8 +22,28 @@ Json make_handshake(const std::string& session_id, const std::vector<std::string
               {"features", Json::object()}};
 }
 
+Json make_json_handshake(const std::string& session_id, const std::vector<std::string>& variants, uint32_t pid,
+                         bool with_version) {
+  Json hs{{"type", "handshake"}};
+  if (with_version) {
+    hs["protocol"] = kStdioJsonProtocol;
+    hs["protocolVersion"] = kStdioJsonVersion;
+  }
+  hs["sessionId"] = session_id;
+  hs["supportedVariants"] = variants;
+  hs["features"] = Json::array({"streaming"});
+  hs["pid"] = pid;
+  return hs;
+}
+
 AckOutcome check_ack(std::string_view body, const std::vector<std::string>& offered,
                      bool accept_unknown_variant) {
+  AckRules rules;
+  rules.accept_unknown_variant = accept_unknown_variant;
+  return check_ack(body, offered, rules);
+}
+
+AckOutcome check_ack(std::string_view body, const std::vector<std::string>& offered, const AckRules& rules) {
   using V = AckOutcome::Verdict;
   Json ack = jsonrpc::parse_json_or_discarded(body);
   if (ack.is_discarded()) return {V::kProtocolError, "the first frame is not JSON, expected a handshakeAck"};
@@ -33,9 +53,15 @@ AckOutcome check_ack(std::string_view body, const std::vector<std::string>& offe
     std::string what = ack.contains("jsonrpc") ? "a JSON-RPC message" : "an object without type handshakeAck";
     return {V::kProtocolError, "the first frame is " + what + ", expected a handshakeAck"};
   }
-  auto variant = ack.find("selectedVariant");
+  if (rules.session_id) {
+    auto sid = ack.find("sessionId");
+    if (sid == ack.end() || !sid->is_string() || *sid != *rules.session_id) {
+      return {V::kProtocolError, "handshakeAck does not echo the sessionId '" + *rules.session_id + "'"};
+    }
+  }
+  auto variant = ack.find(rules.variant_field);
   if (variant == ack.end() || !variant->is_string()) {
-    return {V::kProtocolError, "handshakeAck lacks the string member selectedVariant"};
+    return {V::kProtocolError, "handshakeAck lacks the string member " + rules.variant_field};
   }
   auto accept = ack.find("accept");
   if (accept == ack.end() || !accept->is_boolean()) {
@@ -43,7 +69,7 @@ AckOutcome check_ack(std::string_view body, const std::vector<std::string>& offe
   }
   if (!accept->get<bool>()) return {V::kReject, {}};
   const std::string chosen = variant->get<std::string>();
-  if (!accept_unknown_variant && std::find(offered.begin(), offered.end(), chosen) == offered.end()) {
+  if (!rules.accept_unknown_variant && std::find(offered.begin(), offered.end(), chosen) == offered.end()) {
     return {V::kProtocolError, "handshakeAck selects variant '" + chosen + "', which was not offered"};
   }
   return {V::kAccept, {}};

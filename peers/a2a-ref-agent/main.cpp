@@ -60,14 +60,24 @@ std::string help_footer() {
         "err-batch-partial and err-exit-on-parse-error); http-* on the HTTP bindings; card-* on the\n"
         "card; push-* on webhook delivery; v03-* on 0.3 JSON-RPC (--serve-0.3); sem-* on every\n"
         "binding. --list-faults prints them all.\n"
+        "\n--profile stdio-json (PR #138): v1 method names (SendMessage, ...), handshake with protocol\n"
+        "a2a-stdio / protocolVersion 1.0, ack {sessionId, selectVariant, accept}, streams as responses\n"
+        "with the request id ending in {id, streamEnd:true}, cancelStream, system/shutdown, heartbeat\n"
+        "frames, 1 MiB body cap, malformed JSON and oversized frames fatal. See docs/stdio-json.md.\n"
         "\nExit codes:\n"
-        "  0   clean end: stdin EOF, handshake rejected, stdin closed before the ack; HTTP: SIGINT/SIGTERM\n"
-        "  1   clean EOF with --fault life-exit-nonzero-on-eof\n"
-        "  2   protocol error: bad/late handshakeAck, fatal framing error, EOF inside a frame\n"
-        "  3   stdout unwritable (broken pipe or write timeout); HTTP: cannot listen on the address\n"
+        "  0   clean end: stdin EOF, handshake rejected, stdin closed before the ack, system/shutdown;\n"
+        "      HTTP: SIGINT/SIGTERM\n"
+        "  1   clean EOF with --fault life-exit-nonzero-on-eof; stdio-json: stdout unwritable\n"
+        "  2   protocol error: bad/late handshakeAck, fatal framing error, EOF inside a frame;\n"
+        "      stdio-json also malformed JSON, an oversized frame\n"
+        "  3   p46: stdout unwritable (broken pipe or write timeout); HTTP: cannot listen on the address;\n"
+        "      stdio-json: A2A_PROTOCOL_VERSION has a major other than 1\n"
+        "  4   stdio-json: A2A_SESSION_ID missing or empty\n"
         "  64  usage error\n"
         "  70  --fault life-crash-mid-frame\n"
         "\nEnvironment: A2A_SESSION_ID (non-empty) is echoed as the handshake sessionId.\n"
+        "stdio-json: A2A_PROTOCOL_VERSION, A2A_SP_<NAME> (session service parameters; a2a-version\n"
+        "other than 1.0 makes every request -32009).\n"
         "Diagnostics go to stderr; in stdio mode stdout carries frames only. See docs/ref-agent.md.\n";
   return os.str();
 }
@@ -85,6 +95,12 @@ std::string interface_url(const Profile& p) {
   return "stdio://" + std::string(path, static_cast<size_t>(n)) + "?--profile&" + p.name;  // PR #46 URL form
 }
 
+std::vector<std::string> environment() {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) out.emplace_back(*e);
+  return out;
+}
+
 struct Cli {
   std::string profile = "p46";
   std::vector<std::string> faults;
@@ -93,6 +109,7 @@ struct Cli {
   int long_running_ms = 1000;
   int max_block_ms = 60000;
   int ack_timeout_ms = 10000;
+  int heartbeat_ms = 0;
   int http_port = -1;  // -1 = stdio mode
   std::string bind = "127.0.0.1";
   std::string tenant;
@@ -102,7 +119,7 @@ struct Cli {
 };
 
 void add_options(CLI::App& app, Cli& cli) {
-  app.add_option("--profile", cli.profile, "Wire profile (only p46 for now)")
+  app.add_option("--profile", cli.profile, "Stdio wire profile: p46 (PR #46) or stdio-json (PR #138)")
       ->check(CLI::IsMember(profile_names()))
       ->capture_default_str();
   app.add_option("--fault", cli.faults, "Inject a defect (repeatable); see --list-faults")->take_all();
@@ -115,6 +132,9 @@ void add_options(CLI::App& app, Cli& cli) {
       ->capture_default_str();
   app.add_option("--ack-timeout-ms", cli.ack_timeout_ms, "How long to wait for the handshakeAck")
       ->check(CLI::Range(1, 3600000))
+      ->capture_default_str();
+  app.add_option("--heartbeat-ms", cli.heartbeat_ms, "stdio-json: send a heartbeat frame this often (0 = never)")
+      ->check(CLI::Range(0, 3600000))
       ->capture_default_str();
   app.add_option("--http", cli.http_port, "Serve HTTP (JSON-RPC + REST) on this port instead of stdio; 0 = any")
       ->check(CLI::Range(0, 65535));
@@ -225,6 +245,9 @@ int main(int argc, char** argv) {
   ServerOptions opt = default_server_options(profile);
   opt.faults = faults;
   if (const char* sid = std::getenv("A2A_SESSION_ID")) opt.session_env = sid;
+  if (const char* v = std::getenv("A2A_PROTOCOL_VERSION")) opt.protocol_version_env = v;
+  opt.session_params = service_params_from_env(environment());
+  opt.heartbeat = a2a::core::Millis(cli.heartbeat_ms);
   opt.ack_timeout = a2a::core::Millis(cli.ack_timeout_ms);
   opt.agent.long_running = a2a::core::Millis(cli.long_running_ms);
   opt.agent.max_block = a2a::core::Millis(cli.max_block_ms);

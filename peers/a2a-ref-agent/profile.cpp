@@ -23,13 +23,40 @@ Profile p46() {
   };
 }
 
+// PR #138 / A2A#2048 (stdio-binding.md §4): v1 PascalCase names, the
+// versioned handshake, streams as repeated responses ending in streamEnd,
+// control frames, a 1 MiB body cap and the 0/1/2/3/4 exit codes.
+// Where §4 is silent our choices are in docs/stdio-json.md.
+Profile stdio_json() {
+  wire::ContentLengthRules rules = wire::ContentLengthRules::lenient_strict();
+  rules.max_body = kStdioJsonMaxBody;
+  return Profile{
+      .name = "stdio-json",
+      .naming = model::MethodNaming::kV1,
+      .strictness = jsonrpc::Strictness::kStrict,
+      .reader_rules = rules,
+      .handshake = HandshakeShape::kStdioJson,
+      .variants = {"stdio-json"},
+      .stream = StreamShape::kJsonResponses,
+      .protocol_binding = "https://a2a-protocol.org/bindings/stdio/v1",
+      .interface_url = "stdio://a2a-ref-agent?--profile&stdio-json",
+      .write_content_type = false,
+      .parse_error_fatal = true,
+      .oversize_reply = true,
+      .session_env_required = true,
+      .control_frames = true,
+      .exit_io = 1,
+  };
+}
+
 }  // namespace
 
 std::optional<Profile> profile_by_name(std::string_view name) {
   if (name == "p46") return p46();
+  if (name == "stdio-json") return stdio_json();
   return std::nullopt;
 }
 
-std::vector<std::string> profile_names() { return {"p46"}; }
+std::vector<std::string> profile_names() { return {"p46", "stdio-json"}; }
 
 }  // namespace a2a::agent

@@ -16,14 +16,16 @@ constexpr core::Millis kHoldForPartner{500};
 
 }  // namespace
 
-RpcSession::RpcSession(AgentCore& core, RpcOut& out, const Profile& profile, SessionLimits limits, int log_fd)
+RpcSession::RpcSession(AgentCore& core, RpcOut& out, const Profile& profile, SessionLimits limits, int log_fd,
+                       SessionContext ctx)
     : core_(core),
       out_(out),
       profile_(profile),
       faults_(out.faults()),
       log_fd_(log_fd),
+      ctx_(std::move(ctx)),
       pool_(limits.workers, limits.max_workers, limits.max_queue),
-      streams_(core, out, limits.max_stream) {}
+      streams_(core, out, limits.max_stream, profile.stream) {}
 
 RpcSession::~RpcSession() { abort(); }
 
@@ -33,7 +35,14 @@ void RpcSession::log(std::string_view msg) const {
   [[maybe_unused]] ssize_t n = ::write(log_fd_, line.data(), line.size());
 }
 
-std::optional<int> RpcSession::on_body(std::string_view body) {
+std::optional<int> RpcSession::on_body(std::string_view body, const std::vector<wire::Header>* headers) {
+  if (profile_.control_frames) {
+    // A second parse, only on this profile: control frames are not JSON-RPC
+    // requests, and serviceParams is a member classify_incoming drops.
+    Json doc = jsonrpc::parse_json_or_discarded(body);
+    std::optional<int> exit;
+    if (doc.is_object() && on_control(doc, headers, exit)) return exit;
+  }
   jsonrpc::Incoming in = jsonrpc::classify_incoming(body, profile_.strictness);
   if (!in.message) {
     if (in.reply) return on_rejected(body, *in.reply);
@@ -62,7 +71,7 @@ std::optional<int> RpcSession::on_rejected(std::string_view body, const Json& re
   int code = reply["error"].value("code", 0);
   if (code == jsonrpc::kInvalidRequest && is_handshake_message(body)) {
     log("protocol error: a handshake message arrived mid-session (H16)");
-    return kExitProtocol;
+    return ctx_.protocol_exit;
   }
   if (faults_.has(Fault::kErrBatchPartial)) {
     Json doc = jsonrpc::parse_json_or_discarded(body);
@@ -82,6 +91,10 @@ std::optional<int> RpcSession::on_rejected(std::string_view body, const Json& re
   }
   answer["id"] = out_.out_id(answer.value("id", Json(nullptr)));
   out_.write(answer);
+  if (code == jsonrpc::kParseError && profile_.parse_error_fatal && !faults_.has(Fault::kJsonParseErrorContinues)) {
+    log("protocol error: malformed JSON (stdio-json: -32700, then exit)");
+    return ctx_.protocol_exit;
+  }
   if (code == jsonrpc::kParseError && faults_.has(Fault::kErrExitOnParseError)) {
     log("--fault err-exit-on-parse-error: exiting after a parse error");
     return kExitProtocol;
@@ -90,6 +103,13 @@ std::optional<int> RpcSession::on_rejected(std::string_view body, const Json& re
 }
 
 void RpcSession::on_request(const Json& id, const std::string& method, const Json& params) {
+  if (profile_.stream == StreamShape::kJsonResponses && !faults_.has(Fault::kJsonStreamIdReuse) &&
+      streams_.is_open(id)) {
+    // stdio-json: responses are told apart by id only, so an open stream's id is taken.
+    out_.write_error(id, CallError{jsonrpc::kInvalidRequest,
+                                   "Invalid Request: id " + id.dump() + " names a stream that is still open", nullptr});
+    return;
+  }
   auto op = model::operation_from_method(method, profile_.naming);
   if (!op) {
     int code = faults_.has(Fault::kErrMethodNotFoundCode) ? jsonrpc::kInvalidRequest : jsonrpc::kMethodNotFound;
@@ -99,7 +119,11 @@ void RpcSession::on_request(const Json& id, const std::string& method, const Jso
     return;
   }
   if (model::is_streaming(*op)) {
-    streams_.submit(StreamJob{id, *op, params});
+    // submit() owns the table of open ids and refuses a taken one itself.
+    if (!streams_.submit(StreamJob{id, *op, params})) {
+      out_.write_error(id, CallError{jsonrpc::kInvalidRequest,
+                                     "Invalid Request: id " + id.dump() + " names a stream that is still open", nullptr});
+    }
     return;
   }
   if (faults_.has(Fault::kConcSerialize)) {
@@ -115,6 +139,44 @@ void RpcSession::on_request(const Json& id, const std::string& method, const Jso
   if (!pool_.submit([this, id, op = *op, params] { run_unary(id, op, params); })) {
     out_.write_error(id, internal_error("Server overloaded: too many requests in flight"));
   }
+}
+
+bool RpcSession::on_control(const Json& doc, const std::vector<wire::Header>* headers, std::optional<int>& exit) {
+  if (!doc.contains("jsonrpc")) {
+    auto type = doc.find("type");
+    if (type == doc.end() || *type != "heartbeat") return false;  // handshake family: H16 below
+    if (!faults_.has(Fault::kJsonHeartbeatFatal)) return true;   // accepted and ignored
+    log("--fault json-heartbeat-fatal: a heartbeat is taken as a protocol error");
+    exit = ctx_.protocol_exit;
+    return true;
+  }
+  auto id = doc.find("id");
+  if (id == doc.end()) return false;
+  if (doc.value("cancelStream", false) == true && !doc.contains("method")) {
+    if (!faults_.has(Fault::kJsonIgnoreCancelStream)) streams_.cancel(*id);
+    return true;
+  }
+  auto method = doc.find("method");
+  if (method == doc.end() || !method->is_string() || doc.value("jsonrpc", Json()) != "2.0") return false;
+  if (!faults_.has(Fault::kJsonServiceParamsIgnored)) {
+    ServiceParams sp = headers ? merge_header_params(ctx_.session_params, *headers) : ctx_.session_params;
+    sp = merge_service_params(sp, doc.value("serviceParams", Json()));
+    if (auto err = check_service_params(sp)) {
+      out_.write_error(*id, *err);
+      return true;
+    }
+  }
+  if (*method != kShutdownMethod) return false;
+  if (faults_.has(Fault::kJsonShutdownNoExit)) {
+    out_.write_result(*id, Json::object());
+    return true;
+  }
+  // Open streams end (streamEnd) and calls in flight finish first, so {} is the last frame.
+  drain(core::Millis(2000));
+  out_.write_result(*id, Json::object());
+  log("system/shutdown: exiting");
+  exit = kExitOk;
+  return true;
 }
 
 void RpcSession::run_unary(const Json& id, model::Operation op, const Json& params) {

@@ -12,6 +12,7 @@
 #include "peers/a2a-ref-agent/agent_core.hpp"
 #include "peers/a2a-ref-agent/profile.hpp"
 #include "peers/a2a-ref-agent/rpc_out.hpp"
+#include "peers/a2a-ref-agent/service_params.hpp"
 #include "peers/a2a-ref-agent/stream_server.hpp"
 #include "peers/a2a-ref-agent/worker_pool.hpp"
 
@@ -24,13 +25,24 @@ struct SessionLimits {
   core::Millis max_stream{600000};
 };
 
+// What a session knows beyond the profile (stdio-json, §4).
+struct SessionContext {
+  ServiceParams session_params;  // from A2A_SP_*; requests' serviceParams override them
+  int protocol_exit = 2;         // exit status of a protocol error (kExitProtocol)
+};
+
+// The binding-local method of stdio-json: answered with {}, then the child exits 0.
+inline constexpr std::string_view kShutdownMethod = "system/shutdown";
+
 class RpcSession {
  public:
-  RpcSession(AgentCore& core, RpcOut& out, const Profile& profile, SessionLimits limits, int log_fd);
+  RpcSession(AgentCore& core, RpcOut& out, const Profile& profile, SessionLimits limits, int log_fd,
+             SessionContext ctx = {});
   ~RpcSession();  // abort()
 
-  // Handles one frame body. nullopt: keep serving; a value: stop and exit with it.
-  std::optional<int> on_body(std::string_view body);
+  // Handles one frame body (`headers`: its header lines, when the reader
+  // keeps them). nullopt: keep serving; a value: stop and exit with it.
+  std::optional<int> on_body(std::string_view body, const std::vector<wire::Header>* headers = nullptr);
   // Periodic work from the reader loop (releases a response held by conc-reorder-ids).
   void tick();
   // Clean end (stdin EOF): open streams canceled, queued ones answered with
@@ -41,6 +53,9 @@ class RpcSession {
 
  private:
   std::optional<int> on_rejected(std::string_view body, const Json& reply);
+  // stdio-json control frames and request pre-checks. True when `doc` was
+  // handled here (then *exit says whether to stop).
+  bool on_control(const Json& doc, const std::vector<wire::Header>* headers, std::optional<int>& exit);
   void on_request(const Json& id, const std::string& method, const Json& params);
   void run_unary(const Json& id, model::Operation op, const Json& params);
   void write_unary(Json response);
@@ -51,6 +66,7 @@ class RpcSession {
   const Profile& profile_;
   Faults faults_;
   int log_fd_;
+  SessionContext ctx_;
   WorkerPool pool_;
   StreamServer streams_;
   int requests_ = 0;  // reader thread only

@@ -11,6 +11,7 @@
 #include "peers/a2a-ref-agent/agent_core.hpp"
 #include "peers/a2a-ref-agent/profile.hpp"
 #include "peers/a2a-ref-agent/rpc_session.hpp"
+#include "peers/a2a-ref-agent/service_params.hpp"
 
 namespace a2a::agent {
 
@@ -18,6 +19,9 @@ struct ServerOptions {
   Profile profile;
   Faults faults;
   std::optional<std::string> session_env;  // the value of A2A_SESSION_ID, if the variable is set
+  std::optional<std::string> protocol_version_env;  // stdio-json: A2A_PROTOCOL_VERSION, if set
+  ServiceParams session_params;            // stdio-json: from A2A_SP_* (service_params.hpp)
+  core::Millis heartbeat{0};               // stdio-json: send a heartbeat frame this often; 0 = never
   uint32_t pid = 0;                        // written in the handshake; 0 = getpid()
   core::Millis ack_timeout{10000};         // L11: no handshakeAck in time -> exit 2
   core::Millis write_timeout{30000};       // a peer that stops reading our stdout that long is gone

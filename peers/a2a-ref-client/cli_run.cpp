@@ -132,7 +132,7 @@ int run_script(Session& s, std::istream& in, const CliConfig& c, Printer& p) {
 }
 
 SessionOptions session_options(const CliConfig& c, Printer& p) {
-  SessionOptions o;
+  SessionOptions o = options_for_profile(SessionOptions{}, c.profile);
   o.handshake_timeout = c.handshake_timeout;
   o.close_grace = c.close_grace;
   o.session_id = c.session_id;

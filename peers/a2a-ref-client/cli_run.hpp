@@ -3,6 +3,8 @@
 // exit code. main.cpp only maps flags to a CliConfig (CLI11 stays there).
 #pragma once
 
+#include "peers/a2a-ref-client/handshake.hpp"
+
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -39,6 +41,7 @@ struct CliConfig {
   core::Millis handshake_timeout{10000};
   core::Millis close_grace{5000};
   std::string session_id;  // empty = a fresh UUIDv7
+  WireProfile profile = WireProfile::kP46;  // stdio: --profile p46 | stdio-json
   bool uuid_ids = false;
   bool inherit_env = false;
   std::map<std::string, std::string> env_set;

@@ -82,6 +82,29 @@ std::string make_handshake_ack(std::string_view variant) {
   return R"({"type":"handshakeAck","selectedVariant":)" + json(variant).dump() + R"(,"accept":true})";
 }
 
+core::Expected<void> validate_json_handshake(const json& handshake) {
+  auto protocol = handshake.find("protocol");
+  if (protocol == handshake.end() || *protocol != "a2a-stdio") {
+    std::string seen = protocol == handshake.end() ? "missing" : protocol->dump();
+    return core::fail(ErrorKind::kProtocol, "handshake protocol is " + seen + ", expected \"a2a-stdio\"");
+  }
+  auto version = handshake.find("protocolVersion");
+  if (version == handshake.end() || !version->is_string()) {
+    return core::fail(ErrorKind::kProtocol, "handshake protocolVersion is missing or not a string");
+  }
+  const std::string v = version->get<std::string>();
+  if (v.substr(0, v.find('.')) != "1") {
+    return core::fail(ErrorKind::kProtocol, "handshake protocolVersion \"" + core::escape_bytes(v) +
+                                                "\" has another major version than 1 (not supported)");
+  }
+  return {};
+}
+
+std::string make_json_handshake_ack(std::string_view session_id, std::string_view variant, bool accept) {
+  return R"({"type":"handshakeAck","sessionId":)" + json(session_id).dump() + R"(,"selectVariant":)" +
+         json(variant).dump() + R"(,"accept":)" + (accept ? "true" : "false") + "}";
+}
+
 core::Expected<std::string> read_first_frame(transport::StdioProcess& proc, wire::Decoder& decoder,
                                              core::Deadline deadline) {
   for (;;) {

@@ -17,6 +17,13 @@
 namespace a2a::client {
 
 inline constexpr std::string_view kVariantA2aV1 = "a2a/v1";
+inline constexpr std::string_view kVariantStdioJson = "stdio-json";
+
+// The two stdio wire profiles the client speaks (stdio-binding.md §1-3, §4).
+enum class WireProfile {
+  kP46,        // handshake {type,sessionId,supportedVariants}, ack {selectedVariant, accept}
+  kStdioJson,  // + protocol "a2a-stdio", protocolVersion 1.x; ack {sessionId, selectVariant, accept}
+};
 
 struct HandshakeInfo {
   std::string session_id;
@@ -34,6 +41,15 @@ core::Expected<HandshakeInfo> validate_handshake(std::string_view body,
 
 // {"type":"handshakeAck","selectedVariant":"<variant>","accept":true}
 std::string make_handshake_ack(std::string_view variant = kVariantA2aV1);
+
+// stdio-json extra checks on a handshake that passed validate_handshake():
+// protocol is "a2a-stdio" and protocolVersion has major 1 (a newer minor is
+// fine). kProtocol naming the member otherwise.
+core::Expected<void> validate_json_handshake(const nlohmann::json& handshake);
+
+// stdio-json ack: {"type":"handshakeAck","sessionId":..,"selectVariant":..,"accept":..}.
+// A decline (accept false) is written too, so the child can exit 0 (§4).
+std::string make_json_handshake_ack(std::string_view session_id, std::string_view variant, bool accept);
 
 // Reads stdout until the first frame arrives. Errors (all name what was seen):
 // kEof "agent closed stdout before the handshake (exit 3)" (H12, fast, with the

@@ -68,3 +68,28 @@ TEST(Handshake, AckIsTheExactP46Bytes) {
 
 }  // namespace
 }  // namespace a2a::client
+
+namespace a2a::client {
+namespace {
+
+TEST(HandshakeStdioJson, ProtocolAndMajorVersionAreChecked) {
+  auto ok = nlohmann::json::parse(R"({"type":"handshake","protocol":"a2a-stdio","protocolVersion":"1.3"})");
+  EXPECT_TRUE(validate_json_handshake(ok).ok()) << "a newer minor is accepted";
+  for (const char* bad : {R"({"protocolVersion":"1.0"})", R"({"protocol":"a2a","protocolVersion":"1.0"})",
+                          R"({"protocol":"a2a-stdio"})", R"({"protocol":"a2a-stdio","protocolVersion":"2.0"})"}) {
+    auto got = validate_json_handshake(nlohmann::json::parse(bad));
+    ASSERT_FALSE(got.ok()) << bad;
+    EXPECT_EQ(got.error().kind, core::ErrorKind::kProtocol);
+    EXPECT_NE(got.error().message.find("protocol"), std::string::npos) << got.error().message;
+  }
+}
+
+TEST(HandshakeStdioJson, AckEchoesTheSessionAndUsesSelectVariant) {
+  auto ack = nlohmann::json::parse(make_json_handshake_ack("sid-1", "stdio-json", true));
+  EXPECT_EQ(ack, (nlohmann::json{{"type", "handshakeAck"}, {"sessionId", "sid-1"}, {"selectVariant", "stdio-json"},
+                                 {"accept", true}}));
+  EXPECT_EQ(nlohmann::json::parse(make_json_handshake_ack("sid-1", "", false))["accept"], false);
+}
+
+}  // namespace
+}  // namespace a2a::client

@@ -181,7 +181,9 @@ void add_global_options(CLI::App& app, CliConfig& c, long long& timeout_ms, long
   app.add_option("--handshake-timeout-ms", handshake_ms, "stdio: deadline for the agent's handshake after spawn (H10)")
       ->default_val(10000)->check(CLI::Range(1LL, 3600LL * 1000));
   app.add_option("--session-id", c.session_id, "stdio: A2A_SESSION_ID for the agent (default: a fresh UUIDv7); the handshake must echo it");
-  app.add_option("--profile", profile, "stdio wire profile")->default_val("p46")->check(CLI::IsMember({"p46"}));
+  app.add_option("--profile", profile, "stdio wire profile: p46 (PR #46) or stdio-json (PR #138)")
+      ->default_val("p46")
+      ->check(CLI::IsMember({"p46", "stdio-json"}));
   app.add_flag("--uuid-ids", c.uuid_ids, "Use UUIDv7 strings as JSON-RPC ids (default: integers 1, 2, ...)");
   app.add_flag("--inherit-env", c.inherit_env, "stdio: give the agent our whole environment (default: PATH, HOME, locale and a few more; L12)");
   app.add_option("--env", env, "stdio: NAME=VALUE added to the agent's environment (repeatable)");
@@ -276,6 +278,7 @@ int main(int argc, char** argv) {
     std::cerr << "a2a-ref-client: give exactly one of --agent CMD or --url URL\nRun 'a2a-ref-client --help' for usage.\n";
     return kExitUsage;
   }
+  c.profile = profile == "stdio-json" ? a2a::client::WireProfile::kStdioJson : a2a::client::WireProfile::kP46;
   c.timeout = a2a::core::Millis(a2a::client::fault_on("client-ignore-timeout") ? 120000 : timeout_ms);
   c.handshake_timeout = a2a::core::Millis(handshake_ms);
   if (!parse_env(env, c) || !build_ops(subs, c)) return kExitUsage;

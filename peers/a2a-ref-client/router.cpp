@@ -23,7 +23,7 @@ ClientError prefixed(const ClientError& e, const std::string& what) {
 
 std::string id_key(const Json& id) { return jsonrpc::dump(id); }
 
-Router::Router(DiagnosticSink sink) : sink_(std::move(sink)) {}
+Router::Router(DiagnosticSink sink, bool json_streams) : sink_(std::move(sink)), json_streams_(json_streams) {}
 
 template <class Pred>
 bool Router::wait_for(std::unique_lock<std::mutex>& lock, core::Deadline deadline, Pred pred) {
@@ -81,18 +81,20 @@ bool Router::open_stream(const Json& id, core::Deadline deadline) {
   return true;
 }
 
-void Router::close_stream() {
+bool Router::close_stream() {
+  bool abandoned = false;
   {
     std::lock_guard lock(mu_);
-    if (!stream_) return;
+    if (!stream_) return false;
     if (stream_->ended || dead_) {
       stream_.reset();
     } else {
-      stream_->abandoned = true;
+      stream_->abandoned = abandoned = true;
       stream_->items.clear();
     }
   }
   cv_.notify_all();
+  return abandoned;
 }
 
 StreamStep Router::next_stream_step(core::Deadline deadline, const std::string& what) {
@@ -126,6 +128,12 @@ void Router::route(std::string_view body) {
 }
 
 std::string Router::route_locked(std::string_view body) {
+  if (json_streams_) {
+    Json doc = jsonrpc::parse_json_or_discarded(body);
+    if (doc.is_object()) {
+      if (auto d = route_json_control(doc)) return *d;
+    }
+  }
   std::string why;
   std::optional<jsonrpc::Message> msg = jsonrpc::parse_message(body, &why);
   if (!msg) return "dropped a frame that is not a JSON-RPC message (" + why + "): '" + excerpt(body) + "'";
@@ -140,6 +148,36 @@ std::string Router::route_locked(std::string_view body) {
   return {};
 }
 
+std::optional<std::string> Router::route_json_control(const Json& doc) {
+  if (!doc.contains("jsonrpc") && doc.value("type", Json()) == "heartbeat") return std::string();  // ignored (§4)
+  auto end = doc.find("streamEnd");
+  if (end == doc.end() || !doc.contains("id") || doc.contains("result") || doc.contains("error")) return std::nullopt;
+  const std::string key = id_key(doc["id"]);
+  if (!stream_ || stream_->ended || stream_->key != key) return "dropped streamEnd for id " + key + ": no such open stream";
+  if (stream_->abandoned) {
+    stream_.reset();
+    return "abandoned stream id " + key + " ended (streamEnd); next stream may start";
+  }
+  stream_->ended = true;
+  stream_->outcome = CallResult::success(nullptr);
+  return std::string();
+}
+
+// stdio-json: a result is one more event; an error ends the stream (no streamEnd follows).
+std::string Router::route_stream_response(bool is_error, const Json& payload) {
+  if (stream_->abandoned) {
+    if (is_error) stream_.reset();
+    return {};
+  }
+  if (is_error) {
+    stream_->ended = true;
+    stream_->outcome = CallResult::failure({ClientErrorKind::kAgent, "", payload});
+    return {};
+  }
+  stream_->items.push_back({StreamItem::Type::kEvent, payload});
+  return {};
+}
+
 std::string Router::route_response(const std::string& key, bool is_error, const Json& payload) {
   auto it = pending_.find(key);
   if (it != pending_.end() && !it->second.done) {
@@ -148,6 +186,7 @@ std::string Router::route_response(const std::string& key, bool is_error, const 
                                  : CallResult::success(payload);
     return {};
   }
+  if (json_streams_ && stream_ && !stream_->ended && stream_->key == key) return route_stream_response(is_error, payload);
   if (stream_ && !stream_->ended && stream_->key == key) {
     if (stream_->abandoned) {
       stream_.reset();

@@ -12,6 +12,9 @@
 //   non-null final result is yielded as one more event (C9).
 // - fail_all() (EOF, framing error) ends every wait with that error; EOF in
 //   the middle of a stream is an error, never a normal end (C11).
+// - stdio-json (json_streams, stdio-binding.md §4): a response with the open
+//   stream's id is one more event, {id, streamEnd:true} ends it, an error
+//   response ends it with that error; {"type":"heartbeat"} frames are ignored.
 #pragma once
 
 #include <condition_variable>
@@ -48,7 +51,7 @@ using DiagnosticSink = std::function<void(const std::string&)>;
 
 class Router {
  public:
-  explicit Router(DiagnosticSink sink = {});
+  explicit Router(DiagnosticSink sink = {}, bool json_streams = false);
 
   // Unary calls. expect() before writing the request so that a fast answer
   // cannot arrive before anyone waits for it.
@@ -65,7 +68,9 @@ class Router {
   // Ends our interest. A stream that has not seen its final response stays
   // "abandoned": its late events are discarded (C13) until that response
   // arrives, so they can never leak into the next stream.
-  void close_stream();
+  // True when the stream was abandoned (no end seen yet): under stdio-json
+  // the caller then sends cancelStream.
+  bool close_stream();
 
   // Reader side.
   void route(std::string_view body);
@@ -91,11 +96,15 @@ class Router {
   std::string route_locked(std::string_view body);  // returns a diagnostic or ""
   std::string route_response(const std::string& key, bool is_error, const Json& payload);
   std::string route_notification(const std::string& method, const Json& params);
+  // stdio-json frames that are not plain JSON-RPC; nullopt = not one of them.
+  std::optional<std::string> route_json_control(const Json& doc);
+  std::string route_stream_response(bool is_error, const Json& payload);
   template <class Pred>
   bool wait_for(std::unique_lock<std::mutex>& lock, core::Deadline deadline, Pred pred);
   void emit(const std::string& diagnostic) const;
 
   DiagnosticSink sink_;
+  bool json_streams_ = false;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::unordered_map<std::string, Slot> pending_;  // key: compact JSON text of the id

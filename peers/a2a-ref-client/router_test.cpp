@@ -213,3 +213,52 @@ TEST(Router, EventWithoutAnOpenStreamIsDropped) {
 
 }  // namespace
 }  // namespace a2a::client
+
+namespace a2a::client {
+namespace {
+
+// stdio-json (stdio-binding.md §4): stream events are responses with the id.
+TEST(RouterStdioJson, ResponsesWithTheStreamIdAreEventsUntilStreamEnd) {
+  Collector c;
+  Router r(c.sink(), true);
+  ASSERT_TRUE(r.open_stream(7, Deadline::after(Millis(2000))));
+  r.route(R"({"type":"heartbeat","sessionId":"s","ts":1})");
+  r.route(R"({"jsonrpc":"2.0","id":7,"result":{"task":{"id":"t"}}})");
+  r.route(R"({"jsonrpc":"2.0","id":7,"result":{"statusUpdate":{"taskId":"t"}}})");
+  r.route(R"({"jsonrpc":"2.0","id":7,"streamEnd":true})");
+  std::vector<Json> events;
+  StreamStep step;
+  for (int i = 0; i < 5 && !(step = r.next_stream_step(Deadline::after(Millis(2000)), "s")).ended; ++i)
+    events.push_back(step.item.value);
+  EXPECT_TRUE(step.ended);
+  EXPECT_TRUE(step.outcome.ok());
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_TRUE(events[0].contains("task"));
+  EXPECT_TRUE(c.lines.empty()) << c.lines.front();  // the heartbeat is ignored silently
+  EXPECT_FALSE(r.close_stream()) << "an ended stream is not abandoned";
+}
+
+TEST(RouterStdioJson, AnErrorResponseEndsTheStreamWithThatError) {
+  Router r({}, true);
+  ASSERT_TRUE(r.open_stream(8, Deadline::after(Millis(2000))));
+  r.route(R"({"jsonrpc":"2.0","id":8,"error":{"code":-32001,"message":"no task"}})");
+  StreamStep step = r.next_stream_step(Deadline::after(Millis(2000)), "s");
+  ASSERT_TRUE(step.ended);
+  ASSERT_FALSE(step.outcome.ok());
+  EXPECT_EQ(step.outcome.error.code(), -32001);
+}
+
+TEST(RouterStdioJson, AnAbandonedStreamIsReleasedByItsStreamEnd) {
+  Collector c;
+  Router r(c.sink(), true);
+  ASSERT_TRUE(r.open_stream(9, Deadline::after(Millis(2000))));
+  EXPECT_TRUE(r.close_stream()) << "no end seen: abandoned, the caller sends cancelStream";
+  EXPECT_FALSE(r.open_stream(10, Deadline::after(Millis(50)))) << "still registered";
+  r.route(R"({"jsonrpc":"2.0","id":9,"result":{"task":{"id":"late"}}})");
+  r.route(R"({"jsonrpc":"2.0","id":9,"streamEnd":true})");
+  EXPECT_TRUE(r.open_stream(10, Deadline::after(Millis(2000))));
+  EXPECT_TRUE(c.has("abandoned stream id 9 ended"));
+}
+
+}  // namespace
+}  // namespace a2a::client

@@ -47,8 +47,17 @@ core::Expected<HandshakeInfo> run_handshake(transport::StdioProcess& proc, wire:
   auto body = read_first_frame(proc, decoder, deadline);
   if (!body) return core::fail(body.error());
   auto info = validate_handshake(*body, session_id, options.variant);
-  if (!info) return info;
-  auto wrote = proc.write(wire::encode_content_length(make_handshake_ack(options.variant)), deadline);
+  const bool json = options.profile == WireProfile::kStdioJson;
+  if (info && json) {
+    if (auto v = validate_json_handshake(info->raw); !v) info = core::fail(v.error());
+  }
+  if (!info) {
+    // §4: the client still declines in writing, so the child can exit 0 before it is killed.
+    if (json) (void)proc.write(wire::encode_content_length(make_json_handshake_ack(session_id, "", false)), deadline);
+    return info;
+  }
+  std::string ack = json ? make_json_handshake_ack(session_id, options.variant, true) : make_handshake_ack(options.variant);
+  auto wrote = proc.write(wire::encode_content_length(ack), deadline);
   if (!wrote) {
     return core::fail(wrote.error().kind, "writing the handshakeAck failed: " + wrote.error().message +
                                               stderr_excerpt(proc));
@@ -57,6 +66,13 @@ core::Expected<HandshakeInfo> run_handshake(transport::StdioProcess& proc, wire:
 }
 
 }  // namespace
+
+SessionOptions options_for_profile(SessionOptions base, WireProfile profile) {
+  base.profile = profile;
+  base.naming = profile == WireProfile::kStdioJson ? model::MethodNaming::kV1 : model::MethodNaming::kP46;
+  base.variant = std::string(profile == WireProfile::kStdioJson ? kVariantStdioJson : kVariantA2aV1);
+  return base;
+}
 
 const std::vector<std::string> kMinimalEnv = {
     "PATH",   "HOME",  "USER",    "LOGNAME",     "SHELL",         "TERM",
@@ -91,7 +107,7 @@ StdioSession::StdioSession(std::unique_ptr<transport::StdioProcess> proc,
       decoder_(std::move(decoder)),
       handshake_(std::move(info)),
       options_(std::move(options)),
-      router_(options_.on_diagnostic) {
+      router_(options_.on_diagnostic, options_.profile == WireProfile::kStdioJson) {
   reader_ = std::thread([this] { reader_loop(); });
 }
 
@@ -191,7 +207,9 @@ CallResult StdioSession::stream(model::Operation op, const Json& params,
   for (;;) {
     StreamStep step = router_.next_stream_step(deadline, what);
     if (step.ended) {
-      router_.close_stream();
+      // stdio-json: a stream we give up on is canceled on the wire (C13), so
+      // the agent ends it with streamEnd instead of running on.
+      if (router_.close_stream() && json()) send_cancel_stream(id, Deadline::after(Millis(1000)));
       if (!step.outcome.ok() && step.outcome.error.message.empty()) step.outcome.error.message = what;
       return step.outcome;
     }
@@ -246,10 +264,28 @@ void StdioSession::fail_on_eof_or_error(const std::string& cause) {
   router_.fail_all({ClientErrorKind::kTransport, message, nullptr});
 }
 
+void StdioSession::send_cancel_stream(const Json& id, Deadline deadline) {
+  std::unique_lock lock(write_mu_, std::defer_lock);
+  if (!lock_until(lock, deadline) || router_.dead()) return;
+  Json cancel = {{"jsonrpc", "2.0"}, {"id", id}, {"cancelStream", true}};
+  auto wrote = proc_->write(wire::encode_content_length(jsonrpc::dump(cancel)), deadline);
+  // As in write_request: a partial frame leaves the byte stream unusable.
+  if (!wrote) router_.fail_all({ClientErrorKind::kTransport, "writing cancelStream failed: " + wrote.error().message, nullptr});
+}
+
+void StdioSession::request_shutdown(Deadline deadline) {
+  if (router_.dead()) return;
+  CallResult r = call_method("system/shutdown", Json::object(), deadline);
+  if (!r.ok() && options_.on_diagnostic) {
+    options_.on_diagnostic("system/shutdown was not answered: " + r.error.message);
+  }
+}
+
 transport::ExitStatus StdioSession::close() {
   std::lock_guard close_lock(close_mu_);
   if (exit_) return *exit_;
   Deadline grace = Deadline::after(options_.close_grace);
+  if (json()) request_shutdown(grace.min(Deadline::after(options_.shutdown_timeout)));
   router_.fail_all({ClientErrorKind::kClosed, "the session was closed by the client", nullptr});
   {
     std::unique_lock lock(write_mu_, std::defer_lock);

@@ -1,4 +1,7 @@
-// A client session with one stdio agent, P46 profile (stdio-binding.md §3).
+// A client session with one stdio agent, P46 profile (stdio-binding.md §3)
+// or stdio-json (§4: versioned handshake, streams as responses ending in
+// streamEnd, cancelStream for an abandoned stream, system/shutdown before
+// stdin is closed, agent heartbeats ignored).
 //
 // connect() spawns the agent in its own process group, checks the handshake
 // and acks it; on any handshake failure the child is killed (H8, H10, H12).
@@ -46,8 +49,13 @@ struct SessionOptions {
   IdStyle ids = IdStyle::kInteger;
   model::MethodNaming naming = model::MethodNaming::kP46;
   std::string variant{kVariantA2aV1};
+  WireProfile profile = WireProfile::kP46;  // use options_for_profile() to set naming and variant too
+  core::Millis shutdown_timeout{2000};      // stdio-json: how long close() waits for the system/shutdown answer
   DiagnosticSink on_diagnostic;  // dropped frames, ignored notifications; called from the reader thread
 };
+
+// `base` with profile, naming and variant of `profile`.
+SessionOptions options_for_profile(SessionOptions base, WireProfile profile);
 
 // Variables copied from our environment into the agent's minimal one.
 extern const std::vector<std::string> kMinimalEnv;
@@ -110,6 +118,11 @@ class StdioSession : public Session {
   void reader_loop();
   bool drain_frames();  // false after a fatal framing error
   void fail_on_eof_or_error(const std::string& cause);
+  bool json() const { return options_.profile == WireProfile::kStdioJson; }
+  // stdio-json: {"jsonrpc":"2.0","id":id,"cancelStream":true}, best effort.
+  void send_cancel_stream(const Json& id, core::Deadline deadline);
+  // stdio-json: system/shutdown, answered before close() closes stdin.
+  void request_shutdown(core::Deadline deadline);
 
   std::unique_ptr<transport::StdioProcess> proc_;
   std::unique_ptr<wire::Decoder> decoder_;  // reader thread only, after connect()

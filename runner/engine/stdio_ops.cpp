@@ -57,7 +57,46 @@ void take_final(OpResult& r, const Json& j, Session& s) {
                            match::compact(res, 120));
 }
 
+// stdio-json (stdio-binding.md §4): every event is a response {id, result},
+// the end is {id, <end_member>: true}; an error response ends the stream by itself.
+OpResult response_stream_call(Session& s, const Json& id, core::Deadline deadline) {
+  OpResult r;
+  r.request_id = id;
+  const std::string& end = s.profile().stream.end_member;
+  for (;;) {
+    auto f = s.conn->take([&](const InboxFrame& fr) { return fr.json && has_id(*fr.json, id); }, deadline);
+    if (!f) {
+      no_response(r, s,
+                  "stream did not end: no " + end + " with id " + match::compact(id) + " after " +
+                      std::to_string(r.events.size()) + " event(s)",
+                  deadline);
+      return r;
+    }
+    const Json& j = *f->json;
+    if (!j.contains("jsonrpc") || j["jsonrpc"] != "2.0")
+      r.violations.push_back("stream frame lacks \"jsonrpc\": \"2.0\" (JSON-RPC 2.0 §5)");
+    if (j.contains(end)) {
+      if (j[end] != true) r.violations.push_back("\"" + end + "\" must be true, got " + match::compact(j[end]));
+      if (j.contains("result") || j.contains("error"))
+        r.violations.push_back("the " + end + " frame carries result or error (stdio-json §4)");
+      r.status = OpResult::Status::kResult;
+      return r;
+    }
+    if (j.contains("error")) {
+      r.status = OpResult::Status::kError;
+      r.error = j["error"];
+      return r;
+    }
+    if (!j.contains("result")) {
+      r.violations.push_back("stream frame with id " + match::compact(id) + " has neither result, error nor " + end);
+      continue;
+    }
+    r.events.push_back(j["result"]);
+  }
+}
+
 OpResult stream_call(Session& s, const Json& id, core::Deadline deadline) {
+  if (s.profile().stream.final == "stream-end") return response_stream_call(s, id, deadline);
   OpResult r;
   r.request_id = id;
   const auto& st = s.profile().stream;

@@ -148,6 +148,44 @@ StepOutcome expect_frame(Session& s, const Json& spec, bool consume, std::option
   return from_match(m, "frame");
 }
 
+// The end of an x-expect-stream: events matched as a stream, `final`
+// against the frame that ended it, `errors` against the error events.
+StepOutcome judge_stream(const Json& v, const Json& id, const std::vector<Json>& events,
+                         const std::vector<Json>& errors, const Json& final_frame) {
+  Json ex = v;
+  for (const char* k : {"id", "final", "within_ms", "errors"}) ex.erase(k);
+  match::MatchResult m = match::match_stream(events, ex);
+  if (v.contains("final")) m.merge(match::match(final_frame, v["final"], "final"));
+  if (v.contains("errors")) m.merge(match::match(Json(errors), v["errors"], "errors"));
+  return from_match(m, "stream " + match::compact(id));
+}
+
+// stdio-json: events are responses {id, result}; the end is {id, streamEnd:true}
+// or an error response (which is both the last error and the final frame).
+StepOutcome expect_response_stream(Session& s, const Json& v, const Json& id, core::Deadline d) {
+  const std::string& end = s.profile().stream.end_member;
+  std::vector<Json> events;
+  std::vector<Json> errors;
+  for (;;) {
+    auto f = s.conn->take(
+        [&](const InboxFrame& fr) {
+          if (!fr.json || !fr.json->is_object()) return false;
+          const Json& j = *fr.json;
+          return j.contains("id") && !j.contains("method") && match::strictly_equal(j["id"], id);
+        },
+        d);
+    if (!f)
+      return not_arrived(s, "stream " + match::compact(id) + " did not end with " + end + " after " +
+                                std::to_string(events.size()) + " event(s)");
+    const Json& j = *f->json;
+    if (j.contains(end) || j.contains("error")) {
+      if (j.contains("error")) errors.push_back(j["error"]);
+      return judge_stream(v, id, events, errors, j);
+    }
+    events.push_back(j.value("result", Json()));
+  }
+}
+
 StepOutcome expect_stream(Session& s, const Json& spec) {
   auto v = s.interpolate(spec);
   if (!v) return StepOutcome::error("x-expect-stream: " + v.error().message);
@@ -155,6 +193,7 @@ StepOutcome expect_stream(Session& s, const Json& spec) {
   int ms = within(*v, v->value("timeout_ms", 0));
   auto d = s.step_deadline(ms);
   const auto& st = s.profile().stream;
+  if (st.final == "stream-end") return expect_response_stream(s, *v, id, d);
   std::vector<Json> events;
   std::vector<Json> errors;
   for (;;) {
@@ -170,14 +209,7 @@ StepOutcome expect_stream(Session& s, const Json& spec) {
       return not_arrived(s, "stream " + match::compact(id) + " did not end with a response after " +
                                 std::to_string(events.size()) + " event(s)");
     const Json& j = *f->json;
-    if (j.contains("id")) {
-      Json ex = *v;
-      for (const char* k : {"id", "final", "within_ms", "errors"}) ex.erase(k);
-      match::MatchResult m = match::match_stream(events, ex);
-      if (v->contains("final")) m.merge(match::match(j, (*v)["final"], "final"));
-      if (v->contains("errors")) m.merge(match::match(Json(errors), (*v)["errors"], "errors"));
-      return from_match(m, "stream " + match::compact(id));
-    }
+    if (j.contains("id")) return judge_stream(*v, id, events, errors, j);
     if (j["method"] == st.error_method)
       errors.push_back(j.value("params", Json()));
     else
@@ -217,6 +249,14 @@ StepOutcome read_handshake(Session& s, const std::string& step_id, Json& handsha
     if (!handshake.contains(field)) m.add(field, "present", "<missing>", "required handshake member");
   if (handshake.contains("sessionId") && !handshake["sessionId"].is_string())
     m.add("sessionId", "type string", match::compact(handshake["sessionId"]), "must be a string");
+  if (!hs.protocol.empty() && handshake.contains("protocol") && handshake["protocol"] != hs.protocol)
+    m.add("protocol", hs.protocol, match::compact(handshake["protocol"]), "unknown protocol");
+  if (!hs.protocol_version.empty() && handshake.contains("protocolVersion")) {
+    const Json& pv = handshake["protocolVersion"];
+    std::string major = hs.protocol_version.substr(0, hs.protocol_version.find('.'));
+    if (!pv.is_string() || pv.get<std::string>().substr(0, pv.get<std::string>().find('.')) != major)
+      m.add("protocolVersion", hs.protocol_version, match::compact(pv), "a different major version");
+  }
   const Json* vars = handshake.contains("supportedVariants") ? &handshake["supportedVariants"] : nullptr;
   if (vars && (!vars->is_array() || vars->empty()))
     m.add("supportedVariants", "non-empty array of strings", match::compact(*vars), "no variant offered");
@@ -231,6 +271,8 @@ StepOutcome send_ack(Session& s, const WireAction& w, const Json& handshake) {
   const auto& hs = s.profile().handshake;
   if (w.has_bytes) return send_bytes(s, s.frame(w.bytes));
   Json ack = {{"type", hs.ack_type}};
+  // stdio-json: the ack echoes the session id the runner gave the agent.
+  if (hs.ack_session) ack["sessionId"] = s.session_id;
   const Json& spec = w.spec;
   if (spec.is_string() && spec == "reject") {
     ack[hs.variant_field] = "";

@@ -13,16 +13,22 @@ namespace {
 using detail::Diagnostics;
 using detail::MapReader;
 
-constexpr std::string_view kTopKeys[] = {"profile", "description", "framing", "handshake",
-                                         "methods", "stream",      "errors",  "timeouts"};
+constexpr std::string_view kTopKeys[] = {"profile", "description", "framing",    "handshake",
+                                         "methods", "stream",      "errors",     "timeouts",
+                                         "control", "exit_codes",  "service_params"};
+// Optional sections a scenario reads as {{profile.<section>.<key>}}; the
+// runner itself does not act on them (stdio-json, stdio-binding.md §4).
+constexpr std::string_view kFreeSections[] = {"control", "exit_codes", "service_params"};
 constexpr std::string_view kFramingKeys[] = {"kind", "content_type", "max_body", "max_header_block",
                                              "header_case"};
 constexpr std::string_view kFramingKinds[] = {"content-length", "newline", "http"};
 constexpr std::string_view kHeaderCases[] = {"sensitive", "insensitive"};
 constexpr std::string_view kHandshakeKeys[] = {"from",          "type",        "ack_type", "variant",
-                                               "variant_field", "session_env", "fields"};
+                                               "variant_field", "session_env", "fields",   "protocol",
+                                               "protocol_version", "ack_session"};
 constexpr std::string_view kSpeakers[] = {"agent", "client"};
-constexpr std::string_view kStreamKeys[] = {"event_method", "error_method", "final"};
+constexpr std::string_view kStreamKeys[] = {"event_method", "error_method", "final", "end_member",
+                                            "cancel_member"};
 constexpr std::string_view kStreamFinals[] = {"result-null", "stream-end"};
 constexpr std::string_view kRequiredErrors[] = {"parse", "invalid_request", "method_not_found",
                                                 "invalid_params"};
@@ -63,6 +69,9 @@ void parse_handshake(const MapReader& top, Profile::Handshake& h) {
   h.variant_field = m->string("variant_field", true).value_or("");
   h.session_env = m->string("session_env").value_or("");
   h.fields = m->string_list("fields");
+  h.protocol = m->string("protocol").value_or("");
+  h.protocol_version = m->string("protocol_version").value_or("");
+  h.ack_session = m->boolean("ack_session").value_or(false);
 }
 
 void parse_methods(const MapReader& top, std::map<std::string, std::string>& methods) {
@@ -81,6 +90,12 @@ void parse_stream(const MapReader& top, Profile::Stream& s) {
   s.event_method = m->string("event_method").value_or("");
   s.error_method = m->string("error_method").value_or("");
   s.final = m->one_of("final", kStreamFinals, true).value_or("");
+  s.end_member = m->string("end_member").value_or(s.final == "stream-end" ? "streamEnd" : "");
+  s.cancel_member = m->string("cancel_member").value_or("");
+}
+
+void check_free_sections(const MapReader& top) {
+  for (auto key : kFreeSections) top.expect_map(key);  // absent is fine; present must be a map
 }
 
 void parse_errors(const MapReader& top, std::map<std::string, int64_t>& errors) {
@@ -124,6 +139,7 @@ core::Expected<Profile> parse_profile_text(std::string_view text, const std::str
   parse_stream(top, p.stream);
   parse_errors(top, p.errors);
   parse_timeouts(top, p.timeouts);
+  check_free_sections(top);
   if (!diags.empty()) return core::fail(diags.to_error());
   p.doc = yaml_to_json(*root);
   return p;

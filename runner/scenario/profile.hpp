@@ -41,11 +41,16 @@ struct Profile {
     std::string variant_field;   // "selectedVariant" / "selectVariant"
     std::string session_env;     // env var carrying the session id
     std::vector<std::string> fields;  // members the handshake must have
+    std::string protocol;             // stdio-json: the handshake's `protocol` must be this
+    std::string protocol_version;     // stdio-json: same major required
+    bool ack_session = false;         // stdio-json: the ack echoes sessionId
   };
   struct Stream {
     std::string event_method;  // notification method of events ("" = responses)
     std::string error_method;
     std::string final;         // result-null | stream-end
+    std::string end_member;    // stream-end: the member marking the end ("streamEnd")
+    std::string cancel_member; // the member of a cancel frame ("cancelStream"); "" = none
   };
   struct Timeouts {
     int handshake_ms = 10000;

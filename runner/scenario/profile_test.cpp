@@ -146,6 +146,29 @@ TEST(Profile, ProfilesShippedWithTheSuitesLoad) {
   EXPECT_GT(loaded, 0);
 }
 
+TEST(Profile, StdioJsonProfileCarriesItsHandshakeStreamAndFreeSections) {
+  auto p = load_profile(std::filesystem::path(A2A_SOURCE_DIR) / "suites" / "profiles" / "stdio-json.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().str();
+  EXPECT_EQ(p->handshake.variant_field, "selectVariant");
+  EXPECT_EQ(p->handshake.protocol, "a2a-stdio");
+  EXPECT_EQ(p->handshake.protocol_version, "1.0");
+  EXPECT_TRUE(p->handshake.ack_session);
+  EXPECT_EQ(p->stream.final, "stream-end");
+  EXPECT_EQ(p->stream.end_member, "streamEnd");
+  EXPECT_EQ(p->stream.cancel_member, "cancelStream");
+  EXPECT_TRUE(p->stream.event_method.empty());
+  EXPECT_EQ(p->framing.max_body, 1 << 20);
+  EXPECT_EQ(p->method("get_task"), "GetTask");
+  EXPECT_EQ(p->lookup("control.shutdown_method"), nlohmann::json("system/shutdown"));
+  EXPECT_EQ(p->lookup("exit_codes.startup_denied"), nlohmann::json(4));
+}
+
+TEST(Profile, FreeSectionsMustBeMaps) {
+  auto p = parse_profile_text(kProfile + "control: system/shutdown\n", "p.yaml");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("'control'"), std::string::npos) << p.error().message;
+}
+
 TEST(Profile, FindProfileSearchesDirectoriesInOrder) {
   TempDir a, b;
   b.write("p46.yaml", kProfile);

@@ -49,6 +49,33 @@ TEST(RunnerSelfTest, EveryStdioScenarioPassesAgainstTheReferenceAgent) {
   EXPECT_TRUE(fs::exists(out / "report.html"));
 }
 
+// The same stdio suites under the other wire profile: every shared scenario
+// passes, the P46-only ones are skipped by x-profiles with the reason, and the
+// stdio-json suite runs too.
+TEST(RunnerSelfTest, EveryStdioScenarioPassesOrIsProfileSkippedUnderStdioJson) {
+  fs::path out = artifacts_dir() / "selftest-stdio-json";
+  auto r = run_command({kConform, "run", "--agent", kAgent + " --profile stdio-json", "--profile", "stdio-json", "-j2",
+                        "-q", "--color", "never", "--report-dir", out.string(), kSrc + "/suites/stdio",
+                        kSrc + "/suites/a2a", kSrc + "/suites/stdio-json"},
+                       240000);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto report = read_json(out / "report.json");
+  int passed = 0, skipped = 0;
+  for (const auto& s : report["scenarios"]) {
+    const std::string outcome = s["outcome"], reason = s.value("reason", "");
+    if (outcome == "SKIP") {
+      ++skipped;
+      EXPECT_NE(reason.find("not applicable to profile stdio-json"), std::string::npos) << s["id"] << ": " << reason;
+      continue;
+    }
+    ++passed;
+    EXPECT_EQ(outcome, "PASS") << s["id"] << ": " << reason;
+  }
+  EXPECT_GT(passed, 90);
+  EXPECT_GT(skipped, 0) << "the P46-only scenarios are selected out, not run";
+}
+
 TEST(RunnerCheck, TypoIsRejectedWithFileLineBeforeAnyAgentStarts) {
   fs::path dir = artifacts_dir() / "typo";
   fs::create_directories(dir);

@@ -154,10 +154,13 @@ TEST(FaultMatrixCoverage, EveryAgentFaultIsInTheMatrix) {
   auto matrix = load_matrix();
   // HTTP-level faults have their rows in the HTTP matrix (http_fault_matrix_test.cpp).
   std::set<std::string> http_rows;
-  try {
-    for (const auto& f : YAML::LoadFile(std::string(A2A_SOURCE_DIR) + "/fixtures/fault-matrix-http.yaml")["faults"])
-      http_rows.insert(f["fault"].as<std::string>());
-  } catch (const YAML::Exception&) {
+  // stdio-json faults have theirs in the stdio-json matrix (stdio_json_fault_matrix_test.cpp).
+  for (const char* other : {"/fixtures/fault-matrix-http.yaml", "/fixtures/fault-matrix-stdio-json.yaml"}) {
+    try {
+      for (const auto& f : YAML::LoadFile(std::string(A2A_SOURCE_DIR) + other)["faults"])
+        http_rows.insert(f["fault"].as<std::string>());
+    } catch (const YAML::Exception&) {
+    }
   }
   auto r = a2a::testing::run_command({A2A_REF_AGENT, "--list-faults"}, 20000);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -168,6 +171,7 @@ TEST(FaultMatrixCoverage, EveryAgentFaultIsInTheMatrix) {
     bool listed = http_rows.count(line) > 0;
     for (const auto& c : matrix) listed = listed || c.fault == line;
     EXPECT_TRUE(listed) << "fault " << line
-                        << " has no row in fixtures/fault-matrix.yaml or fixtures/fault-matrix-http.yaml";
+                        << " has no row in fixtures/fault-matrix.yaml, fault-matrix-http.yaml or "
+                           "fault-matrix-stdio-json.yaml";
   }
 }
