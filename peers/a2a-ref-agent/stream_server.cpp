@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runner/a2a/methods.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
 namespace {
@@ -194,9 +195,17 @@ void StreamServer::serve(const StreamJob& job) {
 
 void StreamServer::fail(const StreamJob& job, const CallError& e) {
   if (json()) release_id(job.id);
+  if (json() && out_.faults().has(Fault::kJsonStreamEndAfterError)) {
+    // Wrong on purpose: under stdio-json an error response ends the stream by
+    // itself. Both frames go out in one write, so an answer written by the
+    // reader thread cannot come between them and hide the defect.
+    std::string bytes;
+    out_.frames().encode_into(bytes, jsonrpc::dump(out_.error(job.id, e)));
+    out_.frames().encode_into(bytes, jsonrpc::dump(Json{{"jsonrpc", "2.0"}, {"id", out_.out_id(job.id)}, {"streamEnd", true}}));
+    out_.frames().write_raw(bytes);
+    return;
+  }
   out_.write_error(job.id, e);
-  // Wrong on purpose: under stdio-json an error response ends the stream by itself.
-  if (json() && out_.faults().has(Fault::kJsonStreamEndAfterError)) end_marker(job.id);
 }
 
 void StreamServer::serve_checked(const StreamJob& job) {
