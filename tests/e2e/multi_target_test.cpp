@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
 namespace fs = std::filesystem;
@@ -162,4 +163,29 @@ TEST(MultiTarget, TwoClientsAreTestedInTurn) {
   EXPECT_EQ(index["targets"][0]["target"], client);
   EXPECT_EQ(index["targets"][1]["verdict"], "CONFORMANT");
   EXPECT_NE(r.out.find("=== target 2/2: client " + client), std::string::npos) << r.out;
+}
+
+// A stdio agent and an HTTP agent in one run: each report names its profile,
+// the wire profile for stdio, the A2A version of the interfaces over HTTP.
+TEST(MultiTarget, AStdioAndAnHttpTargetEachStateTheirProfile) {
+  a2a::testing::HttpPeer http({kAgent, "--http", "0", "-q"});
+  ASSERT_TRUE(http.url().starts_with("http://127.0.0.1:")) << "agent did not say where it listens";
+  fs::path out = fresh_dir("multi-target-mixed");
+  auto r = run_command({kConform, "run", "--url", http.url(), "--agent", kAgent, "--id", "HTTP-SMOKE-001", "-q",
+                        "--color", "never", "--report-dir", out.string(), kSrc + "/suites/http/smoke.acts.yaml"},
+                       120000);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("=== target 1/2: agent " + http.url() + " (profile 1.0)"), std::string::npos) << r.out;
+  auto index = Json::parse(read_text(out / "report.json"));
+  ASSERT_EQ(index["targets"].size(), 2u);
+  EXPECT_EQ(index["targets"][0]["target"], http.url());  // command-line order
+  EXPECT_EQ(index["targets"][0]["profile"], "1.0");
+  EXPECT_EQ(index["targets"][0]["protocol_versions"], (Json{"1.0"}));
+  EXPECT_EQ(index["targets"][0]["counts"]["passed"], 2);  // jsonrpc and rest
+  EXPECT_EQ(index["targets"][1]["target"], kAgent);
+  EXPECT_EQ(index["targets"][1]["profile"], "p46");
+  EXPECT_EQ(index["targets"][1]["counts"]["skipped"], 1);
+  auto own = Json::parse(read_text(out / index["targets"][0]["files"][0].get<std::string>()));
+  EXPECT_EQ(own["profile"], "1.0");
+  EXPECT_EQ(own["role"], "agent");
 }
