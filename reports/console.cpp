@@ -82,6 +82,16 @@ void ConsoleReporter::on_start(int total) {
   out_.flush();
 }
 
+void ConsoleReporter::on_target(std::string_view role, std::string_view profile,
+                                std::string_view target, int index, int count) {
+  std::lock_guard lock(mu_);
+  if (count > 1)
+    out_ << "\n=== target " << index << "/" << count << ": " << target_label(role, profile, target) << "\n";
+  else
+    out_ << "testing " << target_label(role, profile, target) << "\n";
+  out_.flush();
+}
+
 void ConsoleReporter::on_scenario_done(const ScenarioResult& s, int index) {
   std::lock_guard lock(mu_);
   ++done_;
@@ -136,7 +146,8 @@ void ConsoleReporter::write_levels(const RunResult& r) {
   out_ << "\n";
   for (Level l : result::kAllLevels) out_ << level_summary_line(l, r.counts_for(l)) << "\n";
   int code = r.exit_code();
-  out_ << "\n" << (r.conformant() ? "CONFORMANT" : "NOT CONFORMANT")
+  out_ << "\ntested: " << target_label(r.role, r.profile, r.target) << "\n";
+  out_ << (r.conformant() ? "CONFORMANT" : "NOT CONFORMANT")
        << " (every MUST-level scenario must pass; skipped ones excluded), exit code " << code
        << ": " << result::describe_exit_code(code) << "\n";
 }
@@ -164,6 +175,12 @@ std::string level_summary_line(Level level, const result::Counts& c) {
   line += " (";
   for (size_t i = 0; i < parts.size(); ++i) line += (i ? ", " : "") + parts[i];
   return line + ")";
+}
+
+std::string target_label(std::string_view role, std::string_view profile, std::string_view target) {
+  std::string s = one_line(role, 40) + " " + one_line(target, 300);
+  if (!profile.empty()) s += " (profile " + one_line(profile, 80) + ")";
+  return s;
 }
 
 std::string final_line(const result::Counts& c) {

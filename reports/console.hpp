@@ -27,6 +27,10 @@ class ConsoleReporter {
 
   // "running N scenarios"; fixes the width of the progress counter.
   void on_start(int total);
+  // Which target is tested, before on_start: "testing agent ./a (profile p46)",
+  // or with several targets (count > 1) a header "=== target 2/3: ...".
+  void on_target(std::string_view role, std::string_view profile, std::string_view target,
+                 int index = 1, int count = 1);
   // `[ 12/140] PASS           STDIO-FRAME-004  lower-case header name accepted  (3 ms)`.
   // `index` is the 1-based number to show; 0 numbers scenarios in the order
   // they finish (what a parallel engine wants).
@@ -54,6 +58,9 @@ class ConsoleReporter {
 std::string level_summary_line(result::Level level, const result::Counts& c);
 // "N passed, N failed, N skipped".
 std::string final_line(const result::Counts& c);
+// "agent ./a --stdio (profile p46)": role, target (made visible, cut at 300
+// bytes) and profile, for the console's header and summary.
+std::string target_label(std::string_view role, std::string_view profile, std::string_view target);
 // Whether kAuto would colour `out` here and now.
 bool stream_wants_color(const std::ostream& out);
 

@@ -155,3 +155,23 @@ TEST(Console, ProgressLineNamesTheBindingWhenNotStdio) {
   EXPECT_NE(lines[0].find("STDIO-FRAME-004 [rest]  lower-case"), std::string::npos) << lines[0];
   EXPECT_EQ(lines[1].find("[rest]"), std::string::npos) << lines[1];
 }
+
+TEST(Console, StatesTheRoleProfileAndTargetInHeaderAndSummary) {
+  std::ostringstream out;
+  ConsoleReporter rep(out, {.color = ColorMode::kNever});
+  RunResult r = fixtures::sample_run();
+  r.role = "client";
+  r.profile = "stdio-json";
+  r.target = "./client \x1b[31m";
+  rep.on_target(r.role, r.profile, r.target);
+  rep.finish(r);
+  auto lines = lines_of(out.str());
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0], "testing client ./client \\x1b[31m (profile stdio-json)");
+  EXPECT_NE(out.str().find("\ntested: client ./client \\x1b[31m (profile stdio-json)\n"), std::string::npos)
+      << out.str();
+  EXPECT_EQ(out.str().find('\x1b'), std::string::npos);
+  std::ostringstream multi;
+  ConsoleReporter(multi, {.color = ColorMode::kNever}).on_target("agent", "p46", "./a", 2, 3);
+  EXPECT_EQ(multi.str(), "\n=== target 2/3: agent ./a (profile p46)\n");
+}

@@ -22,7 +22,9 @@ std::string badge(Outcome o) {
   return "<span class=\"badge o-" + name + "\">" + name + "</span>";
 }
 
-std::string anchor(size_t index) { return "s-" + std::to_string(index); }
+std::string anchor(size_t index, std::string_view prefix) {
+  return std::string(prefix) + "s-" + std::to_string(index);
+}
 
 }  // namespace html
 
@@ -40,19 +42,19 @@ std::string random_nonce() {
   return result::base64_encode(raw);
 }
 
-void write_head(std::ostream& out, const RunResult& r, const HtmlOptions& o,
+void write_head(std::ostream& out, std::string_view title, std::string_view tool_version,
                 const std::string& nonce) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
       << "style-src 'nonce-" << esc(nonce) << "'; script-src 'nonce-" << esc(nonce)
       << "'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      << "<meta name=\"generator\" content=\"a2a-conform " << esc(r.tool_version) << "\">\n"
-      << "<title>" << esc(o.title) << " \xe2\x80\x94 " << esc(display_prefix(r.target, 200, Display::kText))
+      << "<meta name=\"generator\" content=\"a2a-conform " << esc(tool_version) << "\">\n"
+      << "<title>" << esc(title)
       << "</title>\n<style nonce=\"" << esc(nonce) << "\">" << html::kCss << "</style>\n</head>\n";
 }
 
-void write_verdict(std::ostream& out, const RunResult& r) {
+void write_verdict(std::ostream& out, const RunResult& r, std::string_view prefix) {
   bool ok = r.conformant();
   int code = r.exit_code();
   out << "<div><span class=\"verdict " << (ok ? "ok" : "bad") << "\">"
@@ -66,22 +68,26 @@ void write_verdict(std::ostream& out, const RunResult& r) {
     for (size_t i = 0; i < r.scenarios.size() && shown < 30; ++i) {
       const auto& s = r.scenarios[i];
       if (s.level != Level::kMust || !result::breaks_conformance(s.outcome)) continue;
-      out << (shown++ ? ", " : " ") << "<a href=\"#" << html::anchor(i) << "\">" << esc(s.id) << "</a>";
+      out << (shown++ ? ", " : " ") << "<a href=\"#" << html::anchor(i, prefix) << "\">" << esc(s.id) << "</a>";
     }
   }
   out << "</p>\n";
 }
 
 void write_header(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
-  out << "<header class=\"top\">\n<h1>" << esc(o.title) << "</h1>\n";
-  write_verdict(out, r);
+  // Inside the combined report a target's title is a section heading.
+  std::string_view h = o.id_prefix.empty() ? "h1" : "h2";
+  out << "<header class=\"top\">\n<" << h << ">" << esc(o.title) << "</" << h << ">\n";
+  write_verdict(out, r, o.id_prefix);
   auto list = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
     return s.empty() ? std::string("\xe2\x80\x94") : s;
   };
   out << "<dl class=\"meta\">\n"
+      << "<dt>Role</dt><dd>" << esc(r.role) << "</dd>\n"
       << "<dt>Target</dt><dd><code>" << html::agent(r.target) << "</code></dd>\n"
+      << "<dt>Profile</dt><dd>" << esc(r.profile.empty() ? std::string("\xe2\x80\x94") : r.profile) << "</dd>\n"
       << "<dt>Started</dt><dd>" << esc(r.started_at) << "</dd>\n"
       << "<dt>Duration</dt><dd>" << esc(human_duration(r.duration_ms)) << "</dd>\n"
       << "<dt>Tool</dt><dd>a2a-conform " << esc(r.tool_version) << "</dd>\n"
@@ -132,7 +138,7 @@ void write_summaries(std::ostream& out, const RunResult& r) {
   out << "</tbody></table></div>\n</section>\n";
 }
 
-void write_filters(std::ostream& out, const RunResult& r) {
+void write_filters(std::ostream& out, const RunResult& r, std::string_view prefix) {
   Counts c = r.counts();
   out << "<nav class=\"filters\" aria-label=\"Filter scenarios\">\n"
       << "<button type=\"button\" data-filter=\"all\" aria-pressed=\"true\">All (" << c.total
@@ -143,28 +149,48 @@ void write_filters(std::ostream& out, const RunResult& r) {
     out << "<button type=\"button\" data-filter=\"" << to_string(o) << "\" aria-pressed=\"false\">"
         << to_string(o) << " (" << c.of(o) << ")</button>\n";
   }
-  out << "<span class=\"gap\"></span><span class=\"tools\"><button type=\"button\" id=\"expand-all\">"
-      << "Expand all</button><button type=\"button\" id=\"collapse-all\">Collapse all</button></span>\n"
+  out << "<span class=\"gap\"></span><span class=\"tools\"><button type=\"button\" id=\"" << prefix
+      << "expand-all\" class=\"expand-all\">Expand all</button><button type=\"button\" id=\"" << prefix
+      << "collapse-all\" class=\"collapse-all\">Collapse all</button></span>\n"
       << "</nav>\n";
 }
 
 }  // namespace
 
-void write_html(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
-  std::string nonce = o.nonce.empty() ? random_nonce() : o.nonce;
-  write_head(out, r, o, nonce);
+std::string html_nonce(const HtmlOptions& o) { return o.nonce.empty() ? random_nonce() : o.nonce; }
+
+void write_html_open(std::ostream& out, std::string_view title, std::string_view tool_version,
+                     const std::string& nonce) {
+  write_head(out, title, tool_version, nonce);
   out << "<body>\n";
+}
+
+void write_html_target(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
   write_header(out, r, o);
   write_summaries(out, r);
-  out << "<h2>Scenarios</h2>\n";
-  write_filters(out, r);
-  out << "<main id=\"scenarios\">\n";
+  out << (o.id_prefix.empty() ? "<h2>" : "<h3>") << "Scenarios" << (o.id_prefix.empty() ? "</h2>\n" : "</h3>\n");
+  write_filters(out, r, o.id_prefix);
+  // One <main> per page: a target of the combined report gets a <div>.
+  std::string_view tag = o.id_prefix.empty() ? "main" : "div";
+  out << "<" << tag << " id=\"" << esc(o.id_prefix) << "scenarios\" class=\"scenarios\">\n";
   for (size_t i = 0; i < r.scenarios.size(); ++i) html::write_scenario(out, r.scenarios[i], i, o);
   if (r.scenarios.empty()) out << "<p class=\"note\">No scenario ran.</p>\n";
-  out << "</main>\n<footer>Generated by a2a-conform " << esc(r.tool_version)
+  out << "</" << tag << ">\n";
+}
+
+void write_html_close(std::ostream& out, std::string_view tool_version, const std::string& nonce) {
+  out << "<footer>Generated by a2a-conform " << esc(tool_version)
       << ". Agent output is shown escaped: \\r \\n \\t \\\\ and \\xNN stand for the bytes "
       << "themselves.</footer>\n<script nonce=\"" << esc(nonce) << "\">" << html::kJs
       << "</script>\n</body>\n</html>\n";
+}
+
+void write_html(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
+  std::string nonce = html_nonce(o);
+  write_html_open(out, o.title + " \xe2\x80\x94 " + display_prefix(r.target, 200, Display::kText),
+                  r.tool_version, nonce);
+  write_html_target(out, r, o);
+  write_html_close(out, r.tool_version, nonce);
 }
 
 }  // namespace a2a::reports

@@ -6,6 +6,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "runner/result/result.hpp"
 
@@ -22,8 +23,22 @@ struct HtmlOptions {
   // CSP nonce of the inline <style> and <script>; empty: a random one, so
   // markup that slipped through escaping still could not run.
   std::string nonce;
+  // Prefix of every id (scenario anchors "s-N", replay "r-N", the filter
+  // tools): "" for a report of one target; "t1-", "t2-", ... in the combined
+  // report so ids stay unique across targets.
+  std::string id_prefix;
 };
 
 void write_html(std::ostream& out, const result::RunResult& r, const HtmlOptions& options = {});
+
+// The pieces of write_html the combined report of several targets reuses
+// (multi_report.cpp): the document up to <body>, one target's content
+// (header with role, target and profile, summaries, filter bar, scenario
+// blocks; ids prefixed with options.id_prefix), and the footer and script.
+std::string html_nonce(const HtmlOptions& options);
+void write_html_open(std::ostream& out, std::string_view title, std::string_view tool_version,
+                     const std::string& nonce);
+void write_html_target(std::ostream& out, const result::RunResult& r, const HtmlOptions& options);
+void write_html_close(std::ostream& out, std::string_view tool_version, const std::string& nonce);
 
 }  // namespace a2a::reports

@@ -83,6 +83,10 @@ details.more { display:inline; } details.more > summary { display:inline; cursor
 .replay { display:flex; gap:8px; align-items:flex-start; }
 .replay code { flex:1; background:var(--panel); border:1px solid var(--line); border-radius:6px;
   padding:6px 10px; white-space:pre-wrap; overflow-wrap:anywhere; user-select:all; }
+section.target { border-top:3px solid var(--line); margin-top:40px; padding-top:8px; }
+.verdict-cell { font-weight:700; }
+.verdict-cell.ok { color:var(--pass); }
+.verdict-cell.bad { color:var(--fail); }
 footer { margin-top:40px; color:var(--muted); font-size:13px; }
 @media print {
   body { padding:0; font-size:11pt; }
@@ -98,28 +102,35 @@ footer { margin-top:40px; color:var(--muted); font-size:13px; }
 const std::string_view kJs = R"JS(
 (function () {
   document.documentElement.classList.add('js');
-  var blocks = Array.prototype.slice.call(document.querySelectorAll('details.scn'));
-  var buttons = Array.prototype.slice.call(document.querySelectorAll('nav.filters [data-filter]'));
-  function apply(filter) {
-    blocks.forEach(function (d) {
-      var o = d.getAttribute('data-outcome');
-      d.hidden = !(filter === 'all' || o === filter ||
-                   (filter === 'failing' && d.hasAttribute('data-failing')));
-    });
+  // One scope per target in the combined report (section.scope), else the
+  // whole page: each filter bar acts on its own scenarios only.
+  var scopes = Array.prototype.slice.call(document.querySelectorAll('.scope'));
+  if (scopes.length === 0) scopes = [document];
+  scopes.forEach(function (scope) {
+    var blocks = Array.prototype.slice.call(scope.querySelectorAll('details.scn'));
+    var buttons = Array.prototype.slice.call(scope.querySelectorAll('nav.filters [data-filter]'));
+    function apply(filter) {
+      blocks.forEach(function (d) {
+        var o = d.getAttribute('data-outcome');
+        d.hidden = !(filter === 'all' || o === filter ||
+                     (filter === 'failing' && d.hasAttribute('data-failing')));
+      });
+      buttons.forEach(function (b) {
+        b.setAttribute('aria-pressed', String(b.getAttribute('data-filter') === filter));
+      });
+    }
     buttons.forEach(function (b) {
-      b.setAttribute('aria-pressed', String(b.getAttribute('data-filter') === filter));
+      b.addEventListener('click', function () { apply(b.getAttribute('data-filter')); });
     });
-  }
-  buttons.forEach(function (b) {
-    b.addEventListener('click', function () { apply(b.getAttribute('data-filter')); });
+    function openAll(open) {
+      blocks.forEach(function (d) { if (!d.hidden) d.open = open; });
+    }
+    var ex = scope.querySelector('.expand-all');
+    var co = scope.querySelector('.collapse-all');
+    if (ex) ex.addEventListener('click', function () { openAll(true); });
+    if (co) co.addEventListener('click', function () { openAll(false); });
   });
-  function openAll(open) {
-    blocks.forEach(function (d) { if (!d.hidden) d.open = open; });
-  }
-  var ex = document.getElementById('expand-all');
-  var co = document.getElementById('collapse-all');
-  if (ex) ex.addEventListener('click', function () { openAll(true); });
-  if (co) co.addEventListener('click', function () { openAll(false); });
+  var blocks = Array.prototype.slice.call(document.querySelectorAll('details.scn'));
   window.addEventListener('beforeprint', function () {
     blocks.forEach(function (d) { d.hidden = false; d.open = true; });
   });

@@ -21,8 +21,8 @@ inline std::string agent(std::string_view s, Display mode = Display::kText) {
 }
 
 std::string badge(result::Outcome o);
-// id="s-N" of the scenario at `index` in RunResult::scenarios.
-std::string anchor(size_t index);
+// id="s-N" (after HtmlOptions::id_prefix) of the scenario at `index` in RunResult::scenarios.
+std::string anchor(size_t index, std::string_view prefix = "");
 
 void write_scenario(std::ostream& out, const result::ScenarioResult& s, size_t index,
                     const HtmlOptions& options);

@@ -173,7 +173,7 @@ void write_tail(std::ostream& out, const ScenarioResult& s, size_t index, const 
     out << "<h3>stderr (excerpt)</h3>\n<pre>"
         << html_escape(display_prefix(s.stderr_excerpt, o.max_value_bytes, Display::kWire)) << "</pre>\n";
   if (!s.replay_command.empty()) {
-    std::string id = "r-" + std::to_string(index);
+    std::string id = esc(o.id_prefix) + "r-" + std::to_string(index);
     out << "<h3>Replay</h3>\n<div class=\"replay\"><code id=\"" << id << "\">" << esc(s.replay_command)
         << "</code><button type=\"button\" class=\"copy\" data-target=\"" << id
         << "\">Copy</button></div>\n";
@@ -185,7 +185,7 @@ void write_tail(std::ostream& out, const ScenarioResult& s, size_t index, const 
 void write_scenario(std::ostream& out, const ScenarioResult& s, size_t index, const HtmlOptions& o) {
   bool failing = result::fails_run(s.outcome);
   bool open = failing || s.outcome == Outcome::kNonStrict;
-  out << "<details class=\"scn " << family(s.outcome) << "\" id=\"" << anchor(index)
+  out << "<details class=\"scn " << family(s.outcome) << "\" id=\"" << esc(anchor(index, o.id_prefix))
       << "\" data-outcome=\"" << to_string(s.outcome) << "\"" << (failing ? " data-failing" : "")
       << (open ? " open" : "") << ">\n";
   write_summary_line(out, s);

@@ -174,3 +174,32 @@ TEST(Html, TheSameTestOnTwoBindingsGetsTwoEntriesAndBindingSummaryRows) {
   EXPECT_GE(count(html, ">jsonrpc<"), 1u) << "a summary row per binding";
   EXPECT_GE(count(html, ">rest<"), 1u);
 }
+
+TEST(Html, HeaderStatesTheRoleProfileAndTarget) {
+  RunResult r = fixtures::sample_run();
+  r.role = "client";
+  r.profile = "stdio-json";
+  r.target = "./client <b>x</b>";
+  HtmlOptions o;
+  o.nonce = "n";
+  std::string html = html_of(r, o);
+  auto header = html.substr(0, html.find("</header>"));
+  EXPECT_NE(header.find("<dt>Role</dt><dd>client</dd>"), std::string::npos) << header;
+  EXPECT_NE(header.find("<dt>Profile</dt><dd>stdio-json</dd>"), std::string::npos) << header;
+  EXPECT_NE(header.find("<dt>Target</dt><dd><code>./client &lt;b&gt;x&lt;/b&gt;</code></dd>"), std::string::npos)
+      << header;
+}
+
+TEST(Html, AnIdPrefixMakesEveryIdOfATargetDistinct) {
+  HtmlOptions o;
+  o.nonce = "n";
+  o.id_prefix = "t2-";
+  std::ostringstream out;
+  write_html_target(out, fixtures::sample_run(), o);
+  std::string html = out.str();
+  EXPECT_NE(html.find("id=\"t2-s-1\""), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#t2-s-1\">"), std::string::npos);
+  EXPECT_NE(html.find("id=\"t2-expand-all\""), std::string::npos);
+  EXPECT_EQ(html.find("id=\"s-"), std::string::npos);
+  EXPECT_EQ(html.find("<main"), std::string::npos);
+}

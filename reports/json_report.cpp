@@ -185,6 +185,10 @@ ordered_json acts_report(const RunResult& r, std::string_view transport, const A
   j["x-tool"] = {{"name", "a2a-conform"}, {"version", to_valid_utf8(r.tool_version)}};
   if (!r.profiles.empty()) j["x-profiles"] = ordered_json::array();
   for (const auto& p : r.profiles) j["x-profiles"].push_back(to_valid_utf8(p));
+  // What was certified, as in our own report (role, profile, target).
+  j["x-role"] = to_valid_utf8(r.role);
+  if (!r.profile.empty()) j["x-profile"] = to_valid_utf8(r.profile);
+  j["x-target"] = to_valid_utf8(r.target);
   return j;
 }
 

@@ -1,4 +1,4 @@
-// The JSON reports: ours (the schema-1 result model, pretty-printed) and the
+// The JSON reports: ours (the versioned result model, pretty-printed) and the
 // ACTS report format (ACTS §13), one document per transport in the run.
 #pragma once
 

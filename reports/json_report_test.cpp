@@ -35,9 +35,28 @@ TEST(JsonReport, IsTheVersionedResultModelPrettyPrinted) {
   write_json_report(out, fixtures::sample_run());
   auto j = nlohmann::json::parse(out.str());
   EXPECT_EQ(j["schema"], "a2a-conform-result");
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_NE(out.str().find("\n  \"schema\""), std::string::npos);
   EXPECT_EQ(run_result_from_json(j), fixtures::sample_run());
+}
+
+TEST(JsonReport, StatesTheRoleProfileAndTargetTested) {
+  RunResult r = fixtures::sample_run();
+  r.role = "client";
+  r.profile = "1.0";
+  r.protocol_versions = {"1.0"};
+  r.target = "./my-client --url {target}";
+  std::ostringstream out;
+  write_json_report(out, r);
+  auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["role"], "client");
+  EXPECT_EQ(j["profile"], "1.0");
+  EXPECT_EQ(j["protocol_versions"][0], "1.0");
+  EXPECT_EQ(j["target"], "./my-client --url {target}");
+  auto acts = acts_report(r, "stdio", ActsOptions{});
+  EXPECT_EQ(acts["x-role"], "client");
+  EXPECT_EQ(acts["x-profile"], "1.0");
+  EXPECT_EQ(acts["x-target"], "./my-client --url {target}");
 }
 
 struct MappingCase {

@@ -103,8 +103,11 @@ std::string transcript_text(const ScenarioResult& s, const JunitOptions& o) {
   return out;
 }
 
-void write_testcase(std::ostream& out, const ScenarioResult& s, const JunitOptions& o) {
-  out << "    <testcase classname=\"" << attr(s.suite_id) << "\" name=\""
+// class_prefix: "" for one target; "1-slug." in the combined file, so the
+// same test against two targets stays two distinct testcases.
+void write_testcase(std::ostream& out, const ScenarioResult& s, const JunitOptions& o,
+                    std::string_view class_prefix = "") {
+  out << "    <testcase classname=\"" << attr(std::string(class_prefix) + s.suite_id) << "\" name=\""
       << attr(one_line(s.id + " " + s.name, 400))
       // The same test on two bindings: two testcases CI tools can tell apart.
       << (s.binding.empty() || s.binding == "stdio" ? "" : attr(" [" + one_line(s.binding, 40) + "]"))
@@ -136,6 +139,29 @@ void write_testcase(std::ostream& out, const ScenarioResult& s, const JunitOptio
 
 }  // namespace
 
+void write_junit_target_properties(std::ostream& out, const RunResult& r) {
+  out << "      <property name=\"role\" value=\"" << attr(r.role) << "\"/>\n"
+      << "      <property name=\"profile\" value=\"" << attr(r.profile) << "\"/>\n"
+      << "      <property name=\"target\" value=\"" << attr(r.target) << "\"/>\n";
+}
+
+void write_junit_target_suite(std::ostream& out, const RunResult& r, std::string_view name,
+                              const std::vector<std::pair<std::string, std::string>>& extra_properties,
+                              const JunitOptions& o) {
+  result::Counts c = r.counts();
+  out << "  <testsuite name=\"" << attr(name) << "\" tests=\"" << c.total << "\" failures=\""
+      << c.fail + c.xpass + c.timeout << "\" errors=\"" << c.error << "\" skipped=\"" << c.skip
+      << "\" time=\"" << seconds(r.duration_ms) << "\" timestamp=\"" << attr(r.started_at) << "\">\n"
+      << "    <properties>\n";
+  write_junit_target_properties(out, r);
+  for (const auto& [k, v] : extra_properties)
+    out << "      <property name=\"" << attr(k) << "\" value=\"" << attr(v) << "\"/>\n";
+  out << "    </properties>\n";
+  std::string prefix = std::string(name) + ".";
+  for (const auto& s : r.scenarios) write_testcase(out, s, o, prefix);
+  out << "  </testsuite>\n";
+}
+
 void write_junit(std::ostream& out, const RunResult& r, const JunitOptions& o) {
   result::Counts c = r.counts();
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -148,8 +174,9 @@ void write_junit(std::ostream& out, const RunResult& r, const JunitOptions& o) {
         << "\" failures=\"" << g.failures << "\" errors=\"" << g.errors << "\" skipped=\""
         << g.skipped << "\" time=\"" << seconds(g.ms) << "\">\n";
     out << "    <properties>\n      <property name=\"suite_name\" value=\"" << attr(g.name)
-        << "\"/>\n      <property name=\"target\" value=\"" << attr(r.target) << "\"/>\n"
-        << "    </properties>\n";
+        << "\"/>\n";
+    write_junit_target_properties(out, r);
+    out << "    </properties>\n";
     for (const auto* s : g.tests) write_testcase(out, *s, o);
     out << "  </testsuite>\n";
   }

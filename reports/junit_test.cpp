@@ -140,3 +140,23 @@ TEST(Junit, TheSameTestOnTwoBindingsGivesTwoDistinctTestcases) {
   EXPECT_NE(xml.find(a.id + " " + a.name + " [jsonrpc]\""), std::string::npos) << xml;
   EXPECT_NE(xml.find(a.id + " " + a.name + " [rest]\""), std::string::npos) << xml;
 }
+
+TEST(Junit, EverySuiteStatesTheRoleProfileAndTarget) {
+  RunResult r = fixtures::sample_run();
+  r.role = "client";
+  r.profile = "1.0";
+  r.target = "./client \"<x>\"";
+  std::string xml = junit_of(r);
+  EXPECT_EQ(xml_problem(xml), "");
+  std::regex suite("<testsuite ");
+  size_t suites = std::distance(std::sregex_iterator(xml.begin(), xml.end(), suite), std::sregex_iterator());
+  ASSERT_GT(suites, 0u);
+  auto count = [&](const std::string& needle) {
+    size_t n = 0;
+    for (size_t p = xml.find(needle); p != std::string::npos; p = xml.find(needle, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<property name=\"role\" value=\"client\"/>"), suites);
+  EXPECT_EQ(count("<property name=\"profile\" value=\"1.0\"/>"), suites);
+  EXPECT_EQ(count("<property name=\"target\" value=\"./client &quot;&lt;x&gt;&quot;\"/>"), suites) << xml;
+}

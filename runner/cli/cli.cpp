@@ -27,8 +27,14 @@ void add_selection_flags(CLI::App* app, Options& o,
 // `run`: an agent executable (stdio) or an HTTP agent (--url).
 CLI::App* add_run_command(CLI::App& app, Options& o) {
   auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio) or an HTTP agent (--url)");
-  run->add_option("--agent", o.agent, "Agent command line, e.g. \"./agent --stdio\" (spawned once per scenario)");
-  run->add_option("--url", o.url, "HTTP agent base URL: its card (URL/.well-known/agent-card.json) names the interfaces to test");
+  run->add_option("--agent", o.agents, "Agent command line, e.g. \"./agent --stdio\" (spawned once per scenario). "
+                  "Repeatable, and may be mixed with --url: each target is run in turn with the same selection "
+                  "(exit code: the worst over targets; --report-dir: a combined report.html, report.json and "
+                  "junit.xml, each target's own reports in targets/N-NAME/)")
+      ->allow_extra_args(false);
+  run->add_option("--url", o.urls, "HTTP agent base URL: its card (URL/.well-known/agent-card.json) names the interfaces "
+                  "to test (repeatable, like --agent)")
+      ->allow_extra_args(false);
   run->add_option("--binding", o.bindings, "With --url: test only this binding, jsonrpc or rest (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface)")
       ->check(CLI::IsMember({"jsonrpc", "rest"}))
       ->allow_extra_args(false);
@@ -54,11 +60,14 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
       ->check(CLI::Range(0.1, 100.0))->capture_default_str();
   run->add_option("--run-timeout-ms", o.run_timeout_ms, "Bound for the whole run; scenarios not started by then are TIMEOUT");
   run->add_option("--known-failures", o.known_failures, "YAML list of expected failures (XFAIL; an entry that passes is XPASS and fails the run)");
-  run->add_option("--report-dir", o.report_dir, "Write report.json, junit.xml, report.html and the ACTS report here");
-  run->add_option("--json", o.json_path, "JSON report path");
-  run->add_option("--junit", o.junit_path, "JUnit XML report path");
-  run->add_option("--html", o.html_path, "Self-contained HTML report path");
-  run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13)");
+  run->add_option("--report-dir", o.report_dir, "Write report.json, junit.xml, report.html and the ACTS report here "
+                  "(several targets: the combined report.json, junit.xml and report.html, and per target "
+                  "targets/N-NAME/{report.json,junit.xml,acts-report-*.json})");
+  run->add_option("--json", o.json_path, "JSON report path (several targets: the combined index)");
+  run->add_option("--junit", o.junit_path, "JUnit XML report path (several targets: one testsuite per target)");
+  run->add_option("--html", o.html_path, "Self-contained HTML report path (several targets: one page, a section per target)");
+  run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13; several targets: "
+                  "in targets/N-NAME/ under it)");
   run->add_flag("--check", o.check_only, "Only validate the selected scenario files (as `check` does); start no agent");
   run->add_flag("--reuse", o.reuse, "Keep one agent process per worker across scenarios that allow it (x-reuse: only abstract operations); a scenario that fails or leaves frames behind gets a fresh agent after it");
   run->add_flag("--no-behaviors", o.no_behaviors, "The agent does not implement the ACTS tck-* behaviour prefixes: skip tests that need them");
@@ -83,7 +92,11 @@ CLI::App* add_client_command(CLI::App& app, Options& o) {
       "  a2a-conform client --cmd \"build/bin/a2a-ref-client --timeout-ms 5000 --agent {target} script -\"\n"
       "  a2a-conform client --binding jsonrpc --cmd \"build/bin/a2a-ref-client --timeout-ms 5000 --url {target} --binding {binding} script -\"\n"
       "  a2a-conform client --binding jsonrpc --cmd \"node tests/interop/js/conform-client.mjs --url {target} --binding {binding} --timeout-ms 5000\"");
-  cl->add_option("--cmd", o.client_cmd, "Client command line with {target} (and optionally {binding})")->required();
+  cl->add_option("--cmd", o.client_cmds, "Client command line with {target} (and optionally {binding}). Repeatable: "
+                 "each client is tested in turn with the same selection (exit code: the worst; --report-dir: "
+                 "combined reports and targets/N-NAME/ per client)")
+      ->required()
+      ->allow_extra_args(false);
   cl->add_option("--binding", o.client_binding, "stdio, jsonrpc or rest")
       ->check(CLI::IsMember({"stdio", "jsonrpc", "rest"}))->capture_default_str();
   cl->add_option("--agent-double", o.agent_double, "Path of a2a-agent-double (default: beside a2a-conform)");
@@ -92,13 +105,28 @@ CLI::App* add_client_command(CLI::App& app, Options& o) {
   cl->add_option("-j,--jobs", o.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64));
   cl->add_option("--timeout-scale", o.timeout_scale, "Multiply every deadline")->check(CLI::Range(0.1, 100.0));
   cl->add_option("--known-failures", o.known_failures, "YAML list of expected failures (XFAIL / XPASS)");
-  cl->add_option("--report-dir", o.report_dir, "Write every report here");
-  cl->add_option("--json", o.json_path, "JSON report path");
-  cl->add_option("--junit", o.junit_path, "JUnit XML report path");
-  cl->add_option("--html", o.html_path, "HTML report path");
+  cl->add_option("--report-dir", o.report_dir, "Write every report here (several --cmd: combined, as for run)");
+  cl->add_option("--json", o.json_path, "JSON report path (several --cmd: the combined index)");
+  cl->add_option("--junit", o.junit_path, "JUnit XML report path (several --cmd: one testsuite per client)");
+  cl->add_option("--html", o.html_path, "HTML report path (several --cmd: one page, a section per client)");
   cl->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
   cl->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   return cl;
+}
+
+// Every --agent, --url and --cmd in command-line order (CLI11 keeps one
+// vector per flag; its parse order interleaves them).
+void collect_targets(CLI::App* sub, Options& o) {
+  size_t agent = 0, url = 0, cmd = 0;
+  for (const CLI::Option* opt : sub->parse_order()) {
+    if (opt->check_lname("agent") && agent < o.agents.size()) o.targets.push_back({"agent", o.agents[agent++]});
+    else if (opt->check_lname("url") && url < o.urls.size()) o.targets.push_back({"url", o.urls[url++]});
+    else if (opt->check_lname("cmd") && cmd < o.client_cmds.size()) o.targets.push_back({"client", o.client_cmds[cmd++]});
+  }
+  // Whatever parse order did not show (it should show all), in flag order.
+  while (agent < o.agents.size()) o.targets.push_back({"agent", o.agents[agent++]});
+  while (url < o.urls.size()) o.targets.push_back({"url", o.urls[url++]});
+  while (cmd < o.client_cmds.size()) o.targets.push_back({"client", o.client_cmds[cmd++]});
 }
 
 }  // namespace
@@ -111,6 +139,7 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform run --agent \"./my-agent --stdio\"          run every suite (stdio, profile p46)\n"
       "  a2a-conform run --agent ./a2a-ref-agent --id 'STDIO-FRAME-*' -j2 --report-dir out\n"
       "  a2a-conform run --url http://127.0.0.1:8080              an HTTP agent, every interface its card declares\n"
+      "  a2a-conform run --agent ./a --agent \"./b --x\" --url U     several targets in turn, one combined report\n"
       "  a2a-conform client --cmd \"./my-client --agent {target}\"  test a client: the runner plays its agent\n"
       "  a2a-conform check suites/                              validate scenario files only\n"
       "  a2a-conform list --level must                          list the selected scenarios\n\n"
@@ -118,8 +147,8 @@ int main_with_args(int argc, char** argv) {
       "Scenario format: docs/scenario-format.md. Reports: docs/reports.md."};
   app.require_subcommand(1);
   Options o;
-  add_run_command(app, o);
-  add_client_command(app, o);
+  auto* run = add_run_command(app, o);
+  auto* client = add_client_command(app, o);
   auto* check = app.add_subcommand("check", "Validate scenario files (file:line:column errors) without running anything");
   check->add_option("paths", o.paths, "Scenario files; default: every suites/**/*.acts.yaml");
   auto* list = app.add_subcommand("list", "List the scenarios a selection picks");
@@ -131,6 +160,8 @@ int main_with_args(int argc, char** argv) {
   }
   if (*check) return cmd_check(o);
   if (*list) return cmd_list(o);
+  o.client_run = client->parsed();
+  collect_targets(client->parsed() ? client : run, o);
   return cmd_run(o, command_line);
 }
 

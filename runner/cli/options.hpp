@@ -16,10 +16,23 @@ namespace a2a::cli {
 
 inline constexpr int kExitUsage = 2;
 
+// One target named on the command line, in command-line order.
+struct TargetSpec {
+  std::string kind;   // "agent" (--agent), "url" (--url), "client" (client --cmd)
+  std::string value;
+};
+
 struct Options {
   std::vector<std::string> paths;
+  // The target of one run (with several, each run gets a copy with one set:
+  // targets.hpp with_target).
   std::string agent;
   std::string url;
+  // Every --agent, --url, --cmd as given (repeatable), and all of them in
+  // command-line order.
+  std::vector<std::string> agents, urls, client_cmds;
+  std::vector<TargetSpec> targets;
+  bool client_run = false;   // the `client` command
   std::vector<std::string> bindings;
   bool insecure = false;
   std::vector<std::string> headers;

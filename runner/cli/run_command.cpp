@@ -1,10 +1,11 @@
 // `a2a-conform run` and `a2a-conform client`: the target (agent command,
 // URL, or client command), the profile, known failures, the scenarios, then
 // the engine, the console and the report writers.
-#include "runner/cli/options.hpp"
+#include "runner/cli/targets.hpp"
 
 #include <algorithm>
 #include <iostream>
+#include <memory>
 
 #include "reports/console.hpp"
 #include "runner/engine/discovery.hpp"
@@ -19,20 +20,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Setting up one target returns "" or why it cannot be run; cmd_run prints
+// it (a usage error), the multi-target driver records it for that target.
+
 // --agent: the command, split.
-bool set_stdio_target(const Options& o, engine::RunConfig& cfg) {
+std::string set_stdio_target(const Options& o, engine::RunConfig& cfg) {
   cfg.agent_command = o.agent;
   auto argv = transport::StdioProcess::split_command(o.agent);
-  if (!argv || argv->empty()) {
-    std::cerr << "a2a-conform run: --agent: " << (argv ? "empty command" : argv.error().message) << "\n";
-    return false;
-  }
+  if (!argv || argv->empty())
+    return "a2a-conform run: --agent: " + (argv ? std::string("empty command") : argv.error().message);
   cfg.agent_argv = *argv;
-  return true;
+  return "";
 }
 
-// --url: discovery (the card, its interfaces), or the forced --binding values.
-bool set_url_target(const Options& o, engine::RunConfig& cfg) {
+// --url: discovery (the card, its interfaces), or the forced --binding
+// values. What discovery found goes to `log` (printed under the target's header).
+std::string set_url_target(const Options& o, engine::RunConfig& cfg, std::string& log) {
   cfg.target_url = o.url;
   cfg.insecure_tls = o.insecure;
   for (const auto& h : o.headers) {
@@ -44,37 +47,31 @@ bool set_url_target(const Options& o, engine::RunConfig& cfg) {
   cfg.forced_bindings = o.bindings;
   auto deadline = core::Deadline::after(core::Millis(static_cast<long long>(10000 * o.timeout_scale)));
   auto d = engine::discover(o.url, o.bindings, o.insecure, deadline);
-  if (!d) {
-    std::cerr << "a2a-conform run: --url " << o.url << ": " << d.error().message << "\n";
-    return false;
-  }
-  for (const auto& n : d->notes) std::cout << "note: " << n << "\n";
+  if (!d) return "a2a-conform run: --url " + o.url + ": " + d.error().message;
+  for (const auto& n : d->notes) log += "note: " + n + "\n";
   cfg.bindings = d->targets;
   cfg.agent_card = d->card;
   for (const auto& b : cfg.bindings)
-    std::cout << "binding " << b.binding << ": " << b.url
-              << (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")") << "\n";
-  return true;
+    log += "binding " + b.binding + ": " + b.url + (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")") + "\n";
+  return "";
 }
 
 // `client`: the client under test and the double it will spawn on stdio.
-bool set_client_target(const Options& o, engine::RunConfig& cfg) {
+std::string set_client_target(const Options& o, engine::RunConfig& cfg) {
   auto argv = transport::StdioProcess::split_command(o.client_cmd);
-  if (!argv || argv->empty()) {
-    std::cerr << "a2a-conform client: --cmd: " << (argv ? "empty command" : argv.error().message) << "\n";
-    return false;
-  }
+  if (!argv || argv->empty())
+    return "a2a-conform client: --cmd: " + (argv ? std::string("empty command") : argv.error().message);
   cfg.client_command = o.client_cmd;
   cfg.agent_double = o.agent_double.empty()
                          ? (fs::read_symlink("/proc/self/exe").parent_path() / "a2a-agent-double").string()
                          : o.agent_double;
-  if (o.client_binding == "stdio" && !fs::exists(cfg.agent_double)) {
-    std::cerr << "a2a-conform client: the agent double " << cfg.agent_double << " does not exist (--agent-double)\n";
-    return false;
-  }
+  if (o.client_binding == "stdio" && !fs::exists(cfg.agent_double))
+    return "a2a-conform client: the agent double " + cfg.agent_double + " does not exist (--agent-double)";
   if (o.client_binding != "stdio") cfg.bindings = {engine::BindingTarget{o.client_binding, "", "", "1.0"}};
-  return true;
+  return "";
 }
+
+}  // namespace
 
 // The parts of the configuration every target shares: profile, options,
 // known failures. false after printing why.
@@ -106,6 +103,8 @@ bool configure(const Options& o, engine::RunConfig& cfg) {
   return true;
 }
 
+namespace {
+
 // --var: a document-level variable for every test, over the file's own
 // value (what a user passes is what the official files leave to the runner,
 // e.g. ACTS's {{insufficientAuthToken}}).
@@ -123,30 +122,11 @@ void apply_vars(const std::vector<std::string>& vars, std::vector<scenario::Docu
   }
 }
 
-// The engine, the console and the report writers on the selected tests.
-int execute(const Options& o, const engine::RunConfig& cfg, const std::vector<const scenario::Test*>& tests) {
-  reports::ConsoleOptions co;
-  co.progress = !o.quiet;
-  co.color = o.color == "always" ? reports::ColorMode::kAlways
-             : o.color == "never" ? reports::ColorMode::kNever : reports::ColorMode::kAuto;
-  reports::ConsoleReporter console(std::cout, co);
-  console.on_start(static_cast<int>(engine::planned_results(tests, cfg)));
-  auto run = engine::run_all(tests, cfg, [&](const result::ScenarioResult& r, size_t done, size_t) {
-    console.on_scenario_done(r, static_cast<int>(done));
-  });
-  if (auto w = write_reports(o, run); !w) {
-    std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";
-    console.finish(run);
-    return kExitUsage;
-  }
-  console.finish(run);
-  return run.exit_code();
-}
-
 bool check_target(const Options& o, bool client) {
   if (!client && o.agent.empty() == o.url.empty()) {
-    std::cerr << "a2a-conform run: give exactly one target: --agent \"CMD ARGS\" (an executable, stdio "
-                 "binding) or --url URL (an HTTP agent: its card is read from URL/.well-known/agent-card.json)\n";
+    std::cerr << "a2a-conform run: give a target: --agent \"CMD ARGS\" (an executable, stdio "
+                 "binding) or --url URL (an HTTP agent: its card is read from URL/.well-known/agent-card.json); "
+                 "both are repeatable to test several targets in turn\n";
     return false;
   }
   if (!client && !o.bindings.empty() && o.url.empty()) {
@@ -158,31 +138,93 @@ bool check_target(const Options& o, bool client) {
 
 }  // namespace
 
-int cmd_run(const Options& o, const std::string& command_line) {
-  if (o.check_only) return cmd_check(o);
-  bool client = !o.client_cmd.empty();
-  if (!check_target(o, client)) return kExitUsage;
-  engine::RunConfig cfg;
-  cfg.command_line = command_line;
-  if (!o.agent.empty() && !set_stdio_target(o, cfg)) return kExitUsage;
-  if (client && !set_client_target(o, cfg)) return kExitUsage;
-  if (!configure(o, cfg)) return kExitUsage;
+reports::ConsoleOptions console_options(const Options& o) {
+  reports::ConsoleOptions co;
+  co.progress = !o.quiet;
+  co.color = o.color == "always" ? reports::ColorMode::kAlways
+             : o.color == "never" ? reports::ColorMode::kNever : reports::ColorMode::kAuto;
+  return co;
+}
+
+std::unique_ptr<SelectedTests> load_selection(const Options& o, bool client) {
+  auto sel = std::make_unique<SelectedTests>();
   auto docs = load_all(expand_paths(o.paths, client));
   if (!docs) {
     std::cerr << docs.error().message << "\n";
-    return kExitUsage;
+    return nullptr;
   }
-  apply_vars(o.vars, *docs);
-  auto tests = scenario::select_tests(*docs, selection_of(o));
-  if (tests.empty()) {
+  sel->docs = std::move(*docs);
+  apply_vars(o.vars, sel->docs);
+  sel->tests = scenario::select_tests(sel->docs, selection_of(o));
+  if (sel->tests.empty()) {
     std::cerr << "a2a-conform " << (client ? "client" : "run") << ": no scenario matches the selection\n";
-    return kExitUsage;
+    return nullptr;
   }
-  if (!o.url.empty() && !set_url_target(o, cfg)) return kExitUsage;
+  return sel;
+}
+
+std::string setup_target(const Options& o, const std::vector<const scenario::Test*>& tests,
+                         engine::RunConfig& cfg, std::string& log) {
+  bool client = !o.client_cmd.empty();
+  std::string why;
+  if (!o.agent.empty()) why = set_stdio_target(o, cfg);
+  else if (client) why = set_client_target(o, cfg);
+  else if (!o.url.empty()) why = set_url_target(o, cfg, log);
+  if (!why.empty()) return why;
   bool needs_card = false;
   for (const auto* t : tests) needs_card = needs_card || t->preconditions.contains("capabilities");
   if (needs_card && o.url.empty() && !client) cfg.agent_card = engine::probe_agent_card(cfg);
-  return execute(o, cfg, tests);
+  return "";
+}
+
+result::RunResult run_target(const Options& o, const engine::RunConfig& cfg,
+                             const std::vector<const scenario::Test*>& tests, reports::ConsoleReporter& console) {
+  console.on_start(static_cast<int>(engine::planned_results(tests, cfg)));
+  auto run = engine::run_all(tests, cfg, [&](const result::ScenarioResult& r, size_t done, size_t) {
+    console.on_scenario_done(r, static_cast<int>(done));
+  });
+  stamp_target(run, describe_target(o, cfg));
+  return run;
+}
+
+namespace {
+
+// The engine, the console and the report writers on the selected tests.
+int execute(const Options& o, const engine::RunConfig& cfg, const std::vector<const scenario::Test*>& tests,
+            const std::string& log) {
+  reports::ConsoleReporter console(std::cout, console_options(o));
+  auto who = describe_target(o, cfg);
+  console.on_target(who.role, who.profile, who.target);
+  std::cout << log;
+  auto run = run_target(o, cfg, tests, console);
+  if (auto w = write_reports(o, run); !w) {
+    std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";
+    console.finish(run);
+    return kExitUsage;
+  }
+  console.finish(run);
+  return run.exit_code();
+}
+
+}  // namespace
+
+int cmd_run(const Options& o_in, const std::string& command_line) {
+  if (o_in.check_only) return cmd_check(o_in);
+  if (o_in.targets.size() > 1) return cmd_run_targets(o_in, command_line);
+  Options o = with_target(o_in, o_in.targets.empty() ? TargetSpec{} : o_in.targets.front());
+  bool client = o.client_run || !o.client_cmd.empty();
+  if (!check_target(o, client)) return kExitUsage;
+  engine::RunConfig cfg;
+  cfg.command_line = command_line;
+  if (!configure(o, cfg)) return kExitUsage;
+  auto sel = load_selection(o, client);
+  if (!sel) return kExitUsage;
+  std::string log;
+  if (auto why = setup_target(o, sel->tests, cfg, log); !why.empty()) {
+    std::cerr << log << why << "\n";
+    return kExitUsage;
+  }
+  return execute(o, cfg, sel->tests, log);
 }
 
 }  // namespace a2a::cli

@@ -132,6 +132,10 @@ bool RunResult::conformant() const {
   return true;
 }
 
+std::string_view verdict_text(const RunResult& r) {
+  return r.conformant() ? "CONFORMANT" : "NOT CONFORMANT";
+}
+
 std::string_view describe_exit_code(int code) {
   switch (code) {
     case 0: return "no conformance failures";

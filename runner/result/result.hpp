@@ -113,11 +113,18 @@ struct Counts {
 };
 
 struct RunResult {
-  int schema_version = 1;
+  int schema_version = 2;
   std::string tool_version;
   std::string started_at;     // RFC 3339 UTC
   long long duration_ms = 0;
-  std::string target;         // agent command or URL
+  std::string target;         // agent command or URL; `client`: the client's command
+  std::string role = "agent"; // what was certified: "agent" or "client"
+  // What the target was tested as: the stdio wire profile name ("p46",
+  // "stdio-json"), or over HTTP the A2A version(s) of the interfaces tested
+  // ("1.0"; several joined by ", "). protocol_versions lists those versions
+  // (empty on stdio).
+  std::string profile;
+  std::vector<std::string> protocol_versions;
   std::string command_line;   // how the runner was invoked
   std::vector<std::string> profiles;
   std::vector<std::string> bindings;
@@ -138,12 +145,16 @@ struct RunResult {
 };
 
 // "no conformance failures", "conformance failures", "harness or scenario error".
+// "CONFORMANT" / "NOT CONFORMANT".
+std::string_view verdict_text(const RunResult& r);
 std::string_view describe_exit_code(int code);
 
 inline constexpr std::string_view kResultSchema = "a2a-conform-result";
-inline constexpr int kResultSchemaVersion = 1;
+inline constexpr int kResultSchemaVersion = 2;
+// Version 1 documents (no role / profile / protocol_versions) still read.
+inline constexpr int kResultSchemaMinVersion = 1;
 
-// Stable JSON form (schema_version 1): the JSON report and the input of the
+// Stable JSON form (schema_version 2): the JSON report and the input of the
 // HTML writer. Round-trips: from_json(to_json(r)) == r for every field.
 // Text that is not valid UTF-8 (agent bytes) is stored twice: KEY holds a
 // readable copy with U+FFFD replacements and KEY_b64 the exact bytes; readers

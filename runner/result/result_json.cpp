@@ -1,4 +1,4 @@
-// JSON form of the result model, schema "a2a-conform-result" version 1.
+// JSON form of the result model, schema "a2a-conform-result" version 2.
 // Writing never throws (invalid UTF-8 is stored as base64 beside a readable
 // copy); reading records the first problem with its JSON pointer.
 #include <stdexcept>
@@ -103,6 +103,10 @@ json to_json(const RunResult& r) {
   put_text(j, "started_at", r.started_at);
   j["duration_ms"] = r.duration_ms;
   put_text(j, "target", r.target);
+  put_text(j, "role", r.role);
+  put_text(j, "profile", r.profile);
+  j["protocol_versions"] = json::array();
+  for (const auto& v : r.protocol_versions) j["protocol_versions"].push_back(to_valid_utf8(v));
   put_text(j, "command_line", r.command_line);
   j["profiles"] = json::array();
   for (const auto& p : r.profiles) j["profiles"].push_back(to_valid_utf8(p));

@@ -166,10 +166,10 @@ std::string check_schema(const json& j) {
   auto version = j.find("schema_version");
   if (version == j.end() || !version->is_number_integer())
     return "/schema_version must be an integer";
-  if (version->get<long long>() != kResultSchemaVersion)
-    return "/schema_version " + std::to_string(version->get<long long>()) +
-           " is not supported (this build reads version " +
-           std::to_string(kResultSchemaVersion) + ")";
+  auto v = version->get<long long>();
+  if (v < kResultSchemaMinVersion || v > kResultSchemaVersion)
+    return "/schema_version " + std::to_string(v) + " is not supported (this build reads versions " +
+           std::to_string(kResultSchemaMinVersion) + " to " + std::to_string(kResultSchemaVersion) + ")";
   return "";
 }
 
@@ -185,6 +185,9 @@ core::Expected<RunResult> parse_run_result(const json& j) {
   r.text("started_at", out.started_at);
   r.integer("duration_ms", out.duration_ms);
   r.text("target", out.target);
+  r.text("role", out.role);
+  r.text("profile", out.profile);
+  r.strings("protocol_versions", out.protocol_versions);
   r.text("command_line", out.command_line);
   r.strings("profiles", out.profiles);
   r.strings("bindings", out.bindings);

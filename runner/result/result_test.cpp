@@ -128,7 +128,9 @@ TEST(Json, RoundTripsEveryFieldIncludingHostileBytes) {
   r.scenarios[0].transcript.push_back({7.125, "from-agent", std::string("\0\xff\xfe", 3)});
   nlohmann::json j = to_json(r);
   EXPECT_EQ(j["schema"], "a2a-conform-result");
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
+  EXPECT_EQ(j["role"], "agent");
+  EXPECT_EQ(j["profile"], "p46");
   // dump() throws on invalid UTF-8; the writer must never produce any.
   std::string text = j.dump(2);
   RunResult back = run_result_from_json(nlohmann::json::parse(text));
@@ -154,11 +156,13 @@ TEST(Json, WritesComputedSummaryMembers) {
 
 TEST(Json, RejectsAnotherSchemaOrVersion) {
   nlohmann::json j = to_json(RunResult{});
-  j["schema_version"] = 2;
+  j["schema_version"] = 3;
   auto r = parse_run_result(j);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, a2a::core::ErrorKind::kSchema);
-  EXPECT_NE(r.error().message.find("schema_version 2"), std::string::npos);
+  EXPECT_NE(r.error().message.find("schema_version 3"), std::string::npos);
+  j["schema_version"] = 0;
+  EXPECT_FALSE(parse_run_result(j).ok());
   j["schema"] = "something-else";
   EXPECT_FALSE(parse_run_result(j).ok());
   EXPECT_FALSE(parse_run_result(nlohmann::json::array()).ok());
@@ -187,6 +191,23 @@ TEST(Json, MissingMembersKeepDefaults) {
   EXPECT_EQ(r->scenarios[0].id, "X-1");
   EXPECT_EQ(r->scenarios[0].outcome, Outcome::kPass);
   EXPECT_EQ(r->scenarios[0].role, "agent");
+  // A version 1 document has no run-level role / profile: the defaults.
+  EXPECT_EQ(r->role, "agent");
+  EXPECT_EQ(r->profile, "");
+}
+
+TEST(Json, WritesTheRoleProfileAndTargetTested) {
+  RunResult r = fixtures::sample_run();
+  r.role = "client";
+  r.profile = "1.0";
+  r.protocol_versions = {"1.0"};
+  r.target = "./client --agent {target}";
+  nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["role"], "client");
+  EXPECT_EQ(j["profile"], "1.0");
+  EXPECT_EQ(j["protocol_versions"], nlohmann::json::array({"1.0"}));
+  EXPECT_EQ(j["target"], "./client --agent {target}");
+  EXPECT_EQ(run_result_from_json(j), r);
 }
 
 TEST(Utf8, AcceptsValidAndRejectsMalformedSequences) {

@@ -85,6 +85,8 @@ inline RunResult sample_run() {
   r.command_line = "a2a-conform run --agent './agent --stdio' --profile p46";
   r.profiles = {"p46"};
   r.bindings = {"stdio", "jsonrpc"};
+  r.role = "agent";
+  r.profile = "p46";
   r.scenarios.push_back(sample_scenario("STDIO-FRAME-001", "header and body", Outcome::kPass, Level::kMust));
   r.scenarios.push_back(sample_failing());
   auto ns = sample_scenario("STDIO-FRAME-010", "trailing whitespace tolerated", Outcome::kNonStrict, Level::kShould);
