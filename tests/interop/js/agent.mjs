@@ -52,6 +52,8 @@
 //     out-of-band credentials). Like a2a-ref-agent, this agent ends it there.
 //   The extended card goes to any caller: the card declares no security scheme.
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { AgentCard, Role, TaskState } from '@a2a-js/sdk';
 import {
@@ -76,7 +78,7 @@ const kMaxDelayMs = 60000;
 // A tck-cancel task nobody cancels stops waiting after this (it stays WORKING in the store).
 const kCancelWaitMs = 10 * 60 * 1000;
 
-const kBehaviours = [
+export const kBehaviours = [
   ['echo', '', 'no prefix: completes the task, echoing the text in a reply and an artifact'],
   ['complete-task', 'tck-complete-task', 'completes the task with a reply and one text artifact'],
   ['message-response', 'tck-message-response', 'answers with a direct Message, no task'],
@@ -297,7 +299,7 @@ const kFinalStates = new Set([
   TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_REJECTED,
 ]);
 
-class TckExecutor {
+export class TckExecutor {
   // taskId -> { behaviour, turn, contextId, abort: AbortController }; dropped at a final state.
   sessions = new Map();
 
@@ -378,7 +380,8 @@ class TckExecutor {
 
 // ---- the card -------------------------------------------------------------------------
 
-function buildCard(base, extended) {
+// The card's skills (ProtoJSON): one per behaviour, plus one only the extended card lists.
+export function tckSkills(extended) {
   const skills = kBehaviours.map(([name, prefix, description]) => ({
     id: name, name: prefix || 'echo', description, tags: ['tck'],
     examples: prefix ? [`${prefix} hello`] : ['hello'],
@@ -386,6 +389,11 @@ function buildCard(base, extended) {
   if (extended) {
     skills.push({ id: 'extended-only', name: 'extended-only', description: 'listed in the extended card only', tags: ['extended'] });
   }
+  return skills;
+}
+
+function buildCard(base, extended) {
+  const skills = tckSkills(extended);
   return AgentCard.fromJSON({
     name: kName,
     description: 'A2A 1.0 interop agent built on @a2a-js/sdk 1.3.0; tck-* behaviours as in a2a-ref-agent'
@@ -405,45 +413,37 @@ function buildCard(base, extended) {
 
 // ---- main -----------------------------------------------------------------------------
 
-function parsePort(argv) {
+function parsePort(name, argv) {
   const i = argv.indexOf('--port');
   if (i < 0) return 0;
   const port = Number(argv[i + 1]);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`${kName}: --port needs an integer in 0..65535\n`);
+    process.stderr.write(`${name}: --port needs an integer in 0..65535\n`);
     process.exit(64);
   }
   return port;
 }
 
-function main() {
+// The process around an agent, shared with agent-v03.mjs: parses --port/--help, binds
+// 127.0.0.1, calls mount(app, base) once listening, prints `NAME listening on BASE` as the
+// only stdout line, and exits 0 on SIGTERM/SIGINT.
+export function runAgent(name, script, mount) {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    process.stdout.write('usage: node agent.mjs [--port N]   (0 = any free port)\n');
+    process.stdout.write(`usage: node ${script} [--port N]   (0 = any free port)\n`);
     return;
   }
-  const port = parsePort(process.argv.slice(2));
+  const port = parsePort(name, process.argv.slice(2));
   // stdout carries exactly one line; the SDK logs with console.info (push deliveries).
   console.log = console.info = console.debug = (...args) => console.error(...args);
 
   const app = express();
   const server = app.listen(port, '127.0.0.1', () => {
     const base = `http://127.0.0.1:${server.address().port}`;
-    const card = buildCard(base, false);
-    const extendedCard = buildCard(base, true);
-    const pushStore = new InMemoryPushNotificationStore();
-    const handler = new DefaultRequestHandler(
-      card, new InMemoryTaskStore(), new TckExecutor(), undefined,
-      pushStore, new DefaultPushNotificationSender(pushStore),
-      async () => extendedCard, undefined,
-      { keepBusAliveStates: [TaskState.TASK_STATE_INPUT_REQUIRED] });
-    app.use('/.well-known/agent-card.json',
-      agentCardHandler({ agentCardProvider: async () => AgentCard.toJSON(card) }));
-    app.use(kJsonRpcPath, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-    app.use(kRestPath, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-    process.stdout.write(`${kName} listening on ${base}\n`);
+    mount(app, base);
+    process.stdout.write(`${name} listening on ${base}\n`);
   });
   server.on('error', (err) => {
-    process.stderr.write(`${kName}: ${err.message}\n`);
+    process.stderr.write(`${name}: ${err.message}\n`);
     process.exit(1);
   });
   const stop = () => {
@@ -457,4 +457,22 @@ function main() {
   process.once('SIGINT', stop);
 }
 
-main();
+function main() {
+  runAgent(kName, 'agent.mjs', (app, base) => {
+    const card = buildCard(base, false);
+    const extendedCard = buildCard(base, true);
+    const pushStore = new InMemoryPushNotificationStore();
+    const handler = new DefaultRequestHandler(
+      card, new InMemoryTaskStore(), new TckExecutor(), undefined,
+      pushStore, new DefaultPushNotificationSender(pushStore),
+      async () => extendedCard, undefined,
+      { keepBusAliveStates: [TaskState.TASK_STATE_INPUT_REQUIRED] });
+    app.use('/.well-known/agent-card.json',
+      agentCardHandler({ agentCardProvider: async () => AgentCard.toJSON(card) }));
+    app.use(kJsonRpcPath, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+    app.use(kRestPath, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  });
+}
+
+// agent-v03.mjs imports the executor and runAgent from here: start only when run directly.
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) main();
