@@ -14,6 +14,7 @@ PKGS=(
   libssl-dev
   clang libclang-rt-14-dev llvm-14
   chromium
+  curl
 )
 missing=()
 # Node.js and npm run the interop partners built on the official A2A JavaScript

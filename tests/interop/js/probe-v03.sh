@@ -2,8 +2,8 @@
 # probe-v03.sh: starts agent-v03.mjs (the A2A 0.3 agent on @a2a-js/sdk's 0.3 compat layer),
 # sends it the curl probes of README.md ("agent-v03.mjs: what goes on the wire") and checks
 # the key facts with grep/sed only. Exit 0 when every fact holds, 1 at the first that does
-# not (with what was expected and the response), 77 (skip) when node, curl or node_modules
-# is missing. Every wait is bounded; the agent is killed on exit.
+# not (with what was expected and the response); also 1 when node, curl or node_modules
+# is missing (as the other interop tests: CI must not lose them silently). Every wait is bounded; the agent is killed on exit.
 #
 #   tests/interop/js/probe-v03.sh [-v]     (-v prints every response)
 set -u
@@ -12,7 +12,7 @@ DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VERBOSE=0
 [[ "${1:-}" == "-v" ]] && VERBOSE=1
 
-skip() { echo "probe-v03: SKIP: $*"; exit 77; }
+skip() { echo "probe-v03: cannot run: $*"; exit 1; }
 command -v node >/dev/null 2>&1 || skip "node not found (install Node.js >= 20)"
 command -v curl >/dev/null 2>&1 || skip "curl not found"
 [[ -d "$DIR/node_modules/@a2a-js/sdk" ]] || skip "tests/interop/js/node_modules is missing: run scripts/interop-setup.sh"
