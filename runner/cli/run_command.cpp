@@ -42,8 +42,9 @@ bool set_url_target(const Options& o, engine::RunConfig& cfg) {
     cfg.http_headers.emplace_back(name, value);
   }
   cfg.forced_bindings = o.bindings;
+  cfg.forced_version = o.a2a_version;
   auto deadline = core::Deadline::after(core::Millis(static_cast<long long>(10000 * o.timeout_scale)));
-  auto d = engine::discover(o.url, o.bindings, o.insecure, deadline);
+  auto d = engine::discover(o.url, o.bindings, o.insecure, deadline, o.a2a_version);
   if (!d) {
     std::cerr << "a2a-conform run: --url " << o.url << ": " << d.error().message << "\n";
     return false;
@@ -52,8 +53,9 @@ bool set_url_target(const Options& o, engine::RunConfig& cfg) {
   cfg.bindings = d->targets;
   cfg.agent_card = d->card;
   for (const auto& b : cfg.bindings)
-    std::cout << "binding " << b.binding << ": " << b.url
-              << (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")") << "\n";
+    std::cout << "binding " << b.key() << ": " << b.url
+              << (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")")
+              << (b.is_v03() ? " (A2A 0.3 profile)" : "") << "\n";
   return true;
 }
 
@@ -151,6 +153,10 @@ bool check_target(const Options& o, bool client) {
   }
   if (!client && !o.bindings.empty() && o.url.empty()) {
     std::cerr << "a2a-conform run: --binding only applies to --url targets\n";
+    return false;
+  }
+  if (!o.a2a_version.empty() && o.url.empty()) {
+    std::cerr << "a2a-conform run: --a2a-version only applies to --url targets\n";
     return false;
   }
   return true;
