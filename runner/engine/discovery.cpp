@@ -145,6 +145,10 @@ core::Expected<Discovery> choose_targets(const std::string& url, const core::Exp
     m = map_interfaces(*card);
     d.notes = m.notes;
   }
+  if (!forced.empty())
+    std::erase_if(m.targets, [&](const BindingTarget& t) {
+      return std::find(forced.begin(), forced.end(), t.binding) == forced.end();
+    });
   if (!version.empty()) m.targets = force_version(m.targets, version, d.notes);
   if (forced.empty()) {
     if (!card)

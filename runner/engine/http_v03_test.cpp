@@ -171,6 +171,14 @@ TEST(DiscoveryV03, ForcedVersionRelabelsOrFilters) {
   ASSERT_TRUE(d2.ok()) << d2.error().message;
   ASSERT_EQ(d2->targets.size(), 1u);
   EXPECT_EQ(d2->targets[0].key(), "jsonrpc");
+  Json two = {{"supportedInterfaces",
+               {{{"url", "http://h/"}, {"protocolBinding", "JSONRPC"}, {"protocolVersion", "1.0"}},
+                {{"url", "http://h/"}, {"protocolBinding", "HTTP+JSON"}, {"protocolVersion", "1.0"}}}}};
+  auto d4 = choose_targets("http://h/", core::Expected<Json>(two), {"jsonrpc"}, "0.3");
+  ASSERT_TRUE(d4.ok()) << d4.error().message;
+  ASSERT_EQ(d4->targets.size(), 1u);
+  EXPECT_EQ(d4->targets[0].key(), "jsonrpc@0.3");
+  for (const auto& n : d4->notes) EXPECT_EQ(n.find("rest"), std::string::npos) << "rest is not tested: " << n;
   auto d3 = choose_targets("http://h/", core::fail(core::ErrorKind::kNotFound, "no card"), {"jsonrpc"}, "0.3");
   ASSERT_TRUE(d3.ok()) << d3.error().message;
   ASSERT_EQ(d3->targets.size(), 1u);
