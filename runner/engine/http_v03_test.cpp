@@ -7,6 +7,7 @@
 #include "runner/engine/discovery.hpp"
 #include "runner/engine/engine_test_support.hpp"
 #include "runner/engine/http_ops.hpp"
+#include "runner/engine/run.hpp"
 #include "runner/engine/scenario_runner.hpp"
 
 namespace a2a::engine {
@@ -216,6 +217,27 @@ TEST(ApplicabilityV03, ListTasksSkipsOn0_3) {
   auto r = describe(t, c, &b);
   EXPECT_EQ(r.binding, "jsonrpc@0.3");
   EXPECT_NE(r.replay_command.find("--a2a-version 0.3"), std::string::npos) << r.replay_command;
+}
+
+}  // namespace
+}  // namespace a2a::engine
+
+namespace a2a::engine {
+namespace {
+
+TEST(KnownFailuresV03, BindingKeyMatchesExactly) {
+  std::vector<KnownFailure> known = {{"A2A-*", "0.3 streams", "jsonrpc@0.3"}};
+  result::ScenarioResult on03;
+  on03.id = "A2A-STREAM-001";
+  on03.binding = "jsonrpc@0.3";
+  on03.outcome = result::Outcome::kFail;
+  apply_known_failures(on03, known);
+  EXPECT_EQ(on03.outcome, result::Outcome::kXFail);
+  result::ScenarioResult on10 = on03;
+  on10.binding = "jsonrpc";
+  on10.outcome = result::Outcome::kFail;
+  apply_known_failures(on10, known);
+  EXPECT_EQ(on10.outcome, result::Outcome::kFail) << "jsonrpc@0.3 does not match the 1.0 jsonrpc results";
 }
 
 }  // namespace
