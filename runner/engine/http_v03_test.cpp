@@ -4,6 +4,9 @@
 // are violations. Discovery and applicability of 0.3 interfaces too.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <memory>
+
 #include "runner/engine/discovery.hpp"
 #include "runner/engine/engine_test_support.hpp"
 #include "runner/engine/http_ops.hpp"
@@ -139,6 +142,27 @@ TEST(JsonRpcV03, ListTasksHasNoV03Form) {
   EXPECT_EQ(r.status, OpResult::Status::kNoResponse);
   EXPECT_NE(r.problem.find("no A2A 0.3 JSON-RPC method"), std::string::npos) << r.problem;
   EXPECT_TRUE(agent.requests().empty());
+}
+
+TEST(JsonRpcV03, A0_3CardIsReadAs1_0AndItsProblemsAreViolations) {
+  const Json card = {{"name", "a"}, {"protocolVersion", "0.3.0"}, {"url", "http://h/"}, {"preferredTransport", "JSONRPC"}};
+  auto served = std::make_shared<std::atomic<int>>(0);
+  ScriptedAgent agent([card, served](const Ex& ex) {
+    Json c = card;
+    if (served->fetch_add(1) > 0) c["protocolVersion"] = 3;  // the second answer has a wrong-typed version
+    ex->reply(json_reply(200, c.dump()));
+  });
+  V03Fixture f(agent.url());
+  OpResult r = call_operation(f.s, "get_agent_card", Json::object(), soon());
+  ASSERT_EQ(r.status, OpResult::Status::kResult) << r.problem;
+  EXPECT_TRUE(r.violations.empty()) << all(r.violations);
+  ASSERT_TRUE(r.result.contains("supportedInterfaces")) << r.result.dump();
+  EXPECT_EQ(r.result["supportedInterfaces"][0]["protocolBinding"], "JSONRPC");
+  EXPECT_FALSE(agent.requests().at(0).header("A2A-Version").has_value());
+  OpResult bad = call_operation(f.s, "get_agent_card", Json::object(), soon());
+  ASSERT_EQ(bad.violations.size(), 1u) << all(bad.violations);
+  EXPECT_NE(bad.violations[0].find("A2A 0.3 agent card"), std::string::npos) << bad.violations[0];
+  EXPECT_NE(bad.violations[0].find("protocolVersion"), std::string::npos) << bad.violations[0];
 }
 
 TEST(DiscoveryV03, A0_3CardGivesA0_3Target) {
