@@ -4,7 +4,7 @@ not pass, to review and update fixtures/fault-matrix*.yaml (the meta-tests
 then prove it on every CI run).
 
   scripts/fault-sweep.py --mode stdio [--faults a,b] [suite paths...]
-  scripts/fault-sweep.py --mode http  [--faults a,b] [suite paths...]
+  scripts/fault-sweep.py --mode http  [--faults a,b] [--agent-arg=--serve-0.3] [suite paths...]
 
 Output: one JSON object per fault on stdout:
   {"fault": NAME, "failing": [{"id": ..., "binding": ..., "outcome": ..., "reason": ...}]}
@@ -38,7 +38,7 @@ def run(args, fault, scale):
         cmd = [args.conform, "run", "-j2", "-q", "--color", "never", "--timeout-scale", scale, "--json", report]
         proc = None
         if args.mode == "http":
-            proc, url = start_http(args.agent, extra)
+            proc, url = start_http(args.agent, args.agent_arg + extra)
             cmd += ["--url", url, "--header", "Authorization: Bearer a2a-conform"]
         else:
             cmd += ["--agent", " ".join([args.agent] + extra)]
@@ -62,11 +62,13 @@ def main():
     ap.add_argument("--conform", default=os.path.join(ROOT, "build/bin/a2a-conform"))
     ap.add_argument("--scale", default="0.5")
     ap.add_argument("--runner-arg", action="append", default=[], help="extra a2a-conform argument (repeatable)")
+    ap.add_argument("--agent-arg", action="append", default=[], help="extra a2a-ref-agent argument (repeatable; http mode)")
     ap.add_argument("suites", nargs="*")
     args = ap.parse_args()
     if not args.suites:
         args.suites = [os.path.join(ROOT, "suites/a2a")] + (
-            [os.path.join(ROOT, "suites/http")] if args.mode == "http" else [os.path.join(ROOT, "suites/stdio")])
+            [os.path.join(ROOT, "suites/http"), os.path.join(ROOT, "suites/a2a-0.3")] if args.mode == "http"
+            else [os.path.join(ROOT, "suites/stdio")])
     names = args.faults.split(",") if args.faults else [""] + faults(args.agent)
     for f in names:
         rep = run(args, f, args.scale)

@@ -100,6 +100,9 @@ enum class Fault {
   kV03NoFinal,
   kV03V1States,
   kV03WrappedResult,
+  kV03NoKind,
+  kV03ErrorCodes,
+  kV03NoCardFields,
   // stdio-json profile (stdio-binding.md §4)
   kJsonHsNoVersion,
   kJsonAckSessionNotChecked,

@@ -33,10 +33,22 @@ void write_v1_states(Json& value) {
   }
 }
 
+// v03-no-kind: every `kind` member removed (the 1.0 habit of no discriminators).
+void drop_kinds(Json& value) {
+  if (value.is_array()) {
+    for (auto& v : value) drop_kinds(v);
+    return;
+  }
+  if (!value.is_object()) return;
+  value.erase("kind");
+  for (auto& [k, v] : value.items()) drop_kinds(v);
+}
+
 // The 0.3 shape of a 1.0 result, with the 0.3 output faults applied.
 Json result_out(const Faults& f, model::Operation op, const Json& v1_result) {
   Json out = v03::result_to_v03(op, v1_result).json;
   if (f.has(Fault::kV03V1States)) write_v1_states(out);
+  if (f.has(Fault::kV03NoKind)) drop_kinds(out);
   if (f.has(Fault::kV03WrappedResult) && op == model::Operation::kSendMessage && out.is_object()) {
     out = Json{{out.value("kind", "") == "message" ? "message" : "task", out}};
   }
@@ -47,11 +59,17 @@ Json event_out(const Faults& f, const Json& v1_event) {
   Json out = v03::event_to_v03(v1_event).json;
   if (f.has(Fault::kV03V1States)) write_v1_states(out);
   if (f.has(Fault::kV03NoFinal) && out.is_object() && out.contains("final")) out["final"] = false;
+  if (f.has(Fault::kV03NoKind)) drop_kinds(out);
   return out;
 }
 
 // A 1.0 CallError as the 0.3 error object (codes kept; ErrorInfo details kept as data).
-Json error_out(const Faults& f, const CallError& e) { return v03::error_to_v03(rpc_error_object(f, e)).json; }
+Json error_out(const Faults& f, const CallError& e) {
+  Json out = v03::error_to_v03(rpc_error_object(f, e)).json;
+  if (f.has(Fault::kV03ErrorCodes) && out.is_object() && out.value("code", 0) <= -32001 && out.value("code", 0) >= -32007)
+    out["code"] = jsonrpc::kInternalError;
+  return out;
+}
 
 void reply_error(HttpExchange& ex, const Faults& f, const Json& id, const CallError& e) {
   rpc_reply(ex, f, 200, rpc_error_response(f, id, error_out(f, e)), kV03Version);

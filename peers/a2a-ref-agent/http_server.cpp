@@ -130,7 +130,7 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
   Json scheme = {{"httpAuthSecurityScheme",
                   {{"scheme", "Bearer"}, {"description", "GetExtendedAgentCard only; see --auth-token"}}}};
   card["securitySchemes"] = {{"bearer", scheme}};
-  if (v03) add_v03_card_fields(card);
+  if (v03 && !cfg.faults.has(Fault::kV03NoCardFields)) add_v03_card_fields(card);
   ctx->card_body = jsonrpc::dump(card);
   ctx->card_etag = card_etag(ctx->card_body);
   a->ctx_ = std::move(ctx);

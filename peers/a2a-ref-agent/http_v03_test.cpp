@@ -284,6 +284,40 @@ TEST(HttpV03Faults, WrappedResultAnswersTheOneDotZeroWrapper) {
   EXPECT_EQ(r["task"]["status"]["state"], "completed");
 }
 
+TEST(HttpV03Faults, NoKindDropsEveryDiscriminator) {
+  auto agent = start_v03(faults_of({Fault::kV03NoKind}));
+  ASSERT_TRUE(agent);
+  Json task = body_json(rpc(*agent, "message/send", v03_send("hello"), 1, kNoVersion))["result"];
+  EXPECT_FALSE(task.contains("kind")) << task.dump();
+  EXPECT_EQ(task["status"]["state"], "completed");
+  ASSERT_TRUE(task["history"].is_array() && !task["history"].empty()) << task.dump();
+  EXPECT_FALSE(task["history"][0].contains("kind"));
+  EXPECT_FALSE(task["history"][0]["parts"][0].contains("kind"));
+  auto events = sse_data(rpc(*agent, "message/stream", v03_send("tck-stream-basic"), 2, kNoVersion).body);
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_FALSE(events[3]["result"].contains("kind"));
+  EXPECT_EQ(events[3]["result"]["final"], true);
+}
+
+TEST(HttpV03Faults, ErrorCodesAnswersInternalError) {
+  auto agent = start_v03(faults_of({Fault::kV03ErrorCodes}));
+  ASSERT_TRUE(agent);
+  Json e = body_json(rpc(*agent, "tasks/get", {{"id", "no-such-task"}}, 1, kNoVersion))["error"];
+  EXPECT_EQ(e["code"], -32603) << e.dump();
+  Json v1 = body_json(rpc(*agent, "GetTask", {{"id", "no-such-task"}}, 2, kJson))["error"];
+  EXPECT_EQ(v1["code"], -32001) << "1.0 errors are untouched";
+}
+
+TEST(HttpV03Faults, NoCardFieldsLeavesTheCardOneDotZeroOnly) {
+  auto agent = start_v03(faults_of({Fault::kV03NoCardFields}));
+  ASSERT_TRUE(agent);
+  Json card = body_json(http(*agent, "GET", std::string(kCardPath)));
+  EXPECT_FALSE(card.contains("url"));
+  EXPECT_FALSE(card.contains("preferredTransport"));
+  EXPECT_FALSE(card.contains("protocolVersion"));
+  EXPECT_EQ(card["supportedInterfaces"].back()["protocolVersion"], "0.3") << "the 0.3 interface is still declared";
+}
+
 TEST(HttpV03Faults, V03FaultsDoNotTouchOneDotZero) {
   auto agent = start_v03(faults_of({Fault::kV03NoFinal, Fault::kV03WrappedResult}));
   ASSERT_TRUE(agent);

@@ -34,6 +34,7 @@ struct Options {
   std::vector<TargetSpec> targets;
   bool client_run = false;   // the `client` command
   std::vector<std::string> bindings;
+  std::string a2a_version;  // --a2a-version: "0.3" | "1.0" | "" (as the card says)
   bool insecure = false;
   std::vector<std::string> headers;
   std::vector<std::string> vars;  // NAME=VALUE

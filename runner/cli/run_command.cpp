@@ -45,14 +45,16 @@ std::string set_url_target(const Options& o, engine::RunConfig& cfg, std::string
     cfg.http_headers.emplace_back(name, value);
   }
   cfg.forced_bindings = o.bindings;
+  cfg.forced_version = o.a2a_version;
   auto deadline = core::Deadline::after(core::Millis(static_cast<long long>(10000 * o.timeout_scale)));
-  auto d = engine::discover(o.url, o.bindings, o.insecure, deadline);
+  auto d = engine::discover(o.url, o.bindings, o.insecure, deadline, o.a2a_version);
   if (!d) return "a2a-conform run: --url " + o.url + ": " + d.error().message;
   for (const auto& n : d->notes) log += "note: " + n + "\n";
   cfg.bindings = d->targets;
   cfg.agent_card = d->card;
   for (const auto& b : cfg.bindings)
-    log += "binding " + b.binding + ": " + b.url + (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")") + "\n";
+    log += "binding " + b.key() + ": " + b.url + (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")") +
+           (b.is_v03() ? " (A2A 0.3 profile)" : "") + "\n";
   return "";
 }
 
@@ -131,6 +133,10 @@ bool check_target(const Options& o, bool client) {
   }
   if (!client && !o.bindings.empty() && o.url.empty()) {
     std::cerr << "a2a-conform run: --binding only applies to --url targets\n";
+    return false;
+  }
+  if (!o.a2a_version.empty() && o.url.empty()) {
+    std::cerr << "a2a-conform run: --a2a-version only applies to --url targets\n";
     return false;
   }
   return true;

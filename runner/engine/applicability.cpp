@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "runner/a2a/methods.hpp"
+#include "runner/a2a/v03.hpp"
 #include "runner/engine/scenario_runner.hpp"
 
 namespace a2a::engine {
@@ -80,16 +82,50 @@ std::string binding_mismatch(const scenario::Test& t, const std::string& b) {
       return "agent card discovery (GET /.well-known/agent-card.json) needs an HTTP binding";
     return {};
   }
-  if (t.binding == "stdio" || (t.binding != "http" && !t.binding.empty() && t.binding != b))
+  // b is a binding key: "jsonrpc", "rest", or either with "@0.3".
+  bool v03 = b.ends_with("@0.3");
+  std::string transport = v03 ? b.substr(0, b.size() - 4) : b;
+  bool for_v03 = t.binding.ends_with("@0.3");
+  if (for_v03) {
+    if (t.binding != b) return "written for the " + t.binding + " binding (A2A 0.3 interfaces); this run is " + b;
+  } else if (t.binding == "stdio" || (t.binding != "http" && !t.binding.empty() && t.binding != transport)) {
     return "written for the " + t.binding + " binding; this run is " + b;
-  if (!t.transport.empty() && std::find(t.transport.begin(), t.transport.end(), b) == t.transport.end())
-    return "ACTS transport filter " + filter_text(t.transport) + " does not include " + b;
+  } else if (v03 && !t.binding.empty() && t.binding != "http") {
+    return "written for the A2A 1.0 " + t.binding + " wire; this interface runs under the 0.3 profile (" + b + ")";
+  } else if (v03 && has_step_kind(t.steps, scenario::StepKind::kRaw)) {
+    return "raw HTTP steps written for the A2A 1.0 wire; this interface runs under the 0.3 profile (" + b + ")";
+  }
+  if (!t.transport.empty() && std::find(t.transport.begin(), t.transport.end(), transport) == t.transport.end())
+    return "ACTS transport filter " + filter_text(t.transport) + " does not include " + transport;
   return {};
 }
 
+namespace {
+
+// Under the 0.3 profile: why the test's abstract operations cannot run there.
+std::string v03_gap(const scenario::Test& t, const BindingTarget& b) {
+  std::string why;
+  scenario::for_each_step(t.steps, [&](const scenario::Step& st) {
+    if (!why.empty() || st.operation.empty() || st.operation == "get_agent_card") return;
+    if (b.binding == "rest") {
+      why = "the runner's A2A 0.3 profile has no REST form of abstract operations yet (" + b.key() + ")";
+      return;
+    }
+    auto op = model::operation_from_acts(st.operation);
+    if (op && !model::v03::v03_method(*op))
+      why = "operation " + st.operation + " has no A2A 0.3 form (a2a-protocol.md §9.1: " +
+            std::string(model::method_name(*op, model::MethodNaming::kV1)) + " was added in 1.0)";
+  });
+  return why;
+}
+
+}  // namespace
+
 std::string skip_reason(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
   const BindingTarget& b = target ? *target : kStdio;
-  if (auto why = binding_mismatch(t, b.binding); !why.empty()) return why;
+  if (auto why = binding_mismatch(t, b.key()); !why.empty()) return why;
+  if (b.is_v03())
+    if (auto why = v03_gap(t, b); !why.empty()) return why;
   bool stdio = b.binding == "stdio";
   if (stdio && !t.profiles.empty() &&
       std::find(t.profiles.begin(), t.profiles.end(), c.profile.name) == t.profiles.end())
@@ -126,6 +162,8 @@ std::string replay_command(const scenario::Test& t, const RunConfig& c, const Bi
   } else if (!c.target_url.empty()) {
     cmd = "a2a-conform run --url " + shell_quote(c.target_url);
     if (target && target->is_http()) cmd += " --binding " + target->binding;
+    if (target && target->is_v03()) cmd += " --a2a-version 0.3";
+    else if (!c.forced_version.empty()) cmd += " --a2a-version " + c.forced_version;
     if (c.insecure_tls) cmd += " --insecure";
     for (const auto& [name, value] : c.http_headers)
       cmd += " --header " + shell_quote(name + ": " + (is_secret_header(name) ? "<redacted>" : value));
@@ -148,7 +186,7 @@ result::ScenarioResult describe(const scenario::Test& t, const RunConfig& c, con
   r.suite_name = t.suite_name;
   r.source = source_of(t);
   r.tags = t.tags;
-  r.binding = target ? target->binding : "stdio";
+  r.binding = target ? target->key() : "stdio";
   // Profiles are stdio wire profiles: HTTP results have none.
   if (r.binding == "stdio") r.profile = c.profile.name;
   r.replay_command = replay_command(t, c, target);

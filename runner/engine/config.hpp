@@ -23,12 +23,20 @@ struct KnownFailure {
 
 // One binding a run certifies: stdio (the --agent process) or an HTTP
 // interface of a --url agent, as its card declares it (or --binding forces).
+// An interface whose protocolVersion is 0.3 is run under the A2A 0.3 profile
+// (docs/a2a-0.3.md "Runner"): its results carry the key "jsonrpc@0.3" /
+// "rest@0.3", so a card with both versions is certified once per version.
 struct BindingTarget {
-  std::string binding;           // "stdio" | "jsonrpc" | "rest"
+  std::string binding;           // the transport: "stdio" | "jsonrpc" | "rest"
   std::string url;               // the interface URL (HTTP bindings)
   std::string tenant;            // AgentInterface.tenant, "" when none
   std::string protocol_version;  // AgentInterface.protocolVersion
   bool is_http() const { return binding == "jsonrpc" || binding == "rest"; }
+  // 0.3 and its patch versions ("0.3.0").
+  bool is_v03() const { return protocol_version == "0.3" || protocol_version.starts_with("0.3."); }
+  // What results, the console and known-failures `binding:` name: the
+  // transport, with "@0.3" for a 0.3 interface.
+  std::string key() const { return is_v03() ? binding + "@0.3" : binding; }
 };
 
 struct RunConfig {
@@ -44,6 +52,7 @@ struct RunConfig {
   std::string agent_double;
   std::vector<BindingTarget> bindings;     // empty = stdio only
   std::vector<std::string> forced_bindings;  // --binding values (for replay commands)
+  std::string forced_version;              // --a2a-version ("0.3" | "1.0"; "" = as the card says)
   bool insecure_tls = false;
   // --header "Name: value": sent with every abstract operation over HTTP (the
   // credentials an agent wants, e.g. for GetExtendedAgentCard; spec §13.3).

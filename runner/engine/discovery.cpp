@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runner/a2a/v03.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/match_result.hpp"
 #include "runner/transport/http_client.hpp"
@@ -19,6 +20,7 @@ std::string binding_of(const std::string& protocol_binding) {
 }
 
 bool is_v1(const std::string& version) { return version == "1" || version.starts_with("1."); }
+bool is_v03(const std::string& version) { return version == "0.3" || version.starts_with("0.3."); }
 
 std::string str_member(const Json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
@@ -39,8 +41,8 @@ std::optional<BindingTarget> one_interface(const Json& e, size_t i, std::string&
   std::string binding = binding_of(pb);
   if (pb == "GRPC") note = label + ": not tested (this runner has no gRPC binding)";
   else if (binding.empty()) note = label + ": unknown protocolBinding, not tested";
-  else if (!is_v1(version))
-    note = label + ": protocolVersion '" + version + "' is not tested (only 1.x is supported)";
+  else if (!is_v1(version) && !is_v03(version))
+    note = label + ": protocolVersion '" + version + "' is not tested (only 1.x and 0.3 are supported)";
   else if (auto u = transport::Url::parse(url); !u)
     note = label + ": url is not usable (" + u.error().message + "), not tested";
   if (!note.empty()) return std::nullopt;
@@ -65,11 +67,20 @@ InterfaceMap map_interfaces(const Json& card) {
   }
   auto it = card.find("supportedInterfaces");
   if (it == card.end() || !it->is_array()) {
-    if (card.contains("url") || card.contains("preferredTransport"))
-      m.notes.push_back("the agent card is 0.3-style (url / preferredTransport, no supportedInterfaces): "
-                        "A2A 0.3 agents are not supported yet");
-    else
+    if (card.contains("url") || card.contains("preferredTransport")) {
+      // A 0.3 card (§9.3): its interfaces as 1.0 would list them.
+      auto v1 = model::v03::card_to_v1(card);
+      for (const auto& n : v1.notes) m.notes.push_back("0.3 agent card: " + n);
+      if (v1.json.is_object() && v1.json.contains("supportedInterfaces")) {
+        InterfaceMap inner = map_interfaces(v1.json);
+        for (auto& n : inner.notes) m.notes.push_back(std::move(n));
+        m.targets = std::move(inner.targets);
+        return m;
+      }
+      m.notes.push_back("the agent card is 0.3-style (url / preferredTransport) but names no usable interface");
+    } else {
       m.notes.push_back("the agent card declares no supportedInterfaces list");
+    }
     return m;
   }
   for (size_t i = 0; i < it->size(); ++i) {
@@ -80,10 +91,10 @@ InterfaceMap map_interfaces(const Json& card) {
       continue;
     }
     auto same = std::find_if(m.targets.begin(), m.targets.end(),
-                             [&](const BindingTarget& b) { return b.binding == t->binding; });
+                             [&](const BindingTarget& b) { return b.key() == t->key(); });
     if (same != m.targets.end()) {
-      m.notes.push_back("supportedInterfaces[" + std::to_string(i) + "] (" + t->binding + " at " + t->url +
-                        "): not tested, the first " + t->binding + " interface (" + same->url + ") is");
+      m.notes.push_back("supportedInterfaces[" + std::to_string(i) + "] (" + t->key() + " at " + t->url +
+                        "): not tested, the first " + t->key() + " interface (" + same->url + ") is");
       continue;
     }
     m.targets.push_back(std::move(*t));
@@ -98,8 +109,35 @@ transport::Url agent_card_url(const transport::Url& base) {
   return u.join("/.well-known/agent-card.json");
 }
 
+namespace {
+
+bool version_matches(const BindingTarget& t, const std::string& version) {
+  return version == "0.3" ? t.is_v03() : !t.is_v03();
+}
+
+// --a2a-version: the card's interfaces of that version; a binding the card
+// offers only in the other version is tested in this one (the card may lie).
+std::vector<BindingTarget> force_version(const std::vector<BindingTarget>& all, const std::string& version,
+                                         std::vector<std::string>& notes) {
+  std::vector<BindingTarget> out;
+  for (const auto& t : all)
+    if (version_matches(t, version)) out.push_back(t);
+  for (const auto& t : all) {
+    if (version_matches(t, version)) continue;
+    if (std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.binding == t.binding; })) continue;
+    BindingTarget f = t;
+    f.protocol_version = version;
+    notes.push_back("--a2a-version " + version + ": testing the " + t.key() + " interface " + t.url + " as " +
+                    f.key());
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace
+
 core::Expected<Discovery> choose_targets(const std::string& url, const core::Expected<Json>& card,
-                                         const std::vector<std::string>& forced) {
+                                         const std::vector<std::string>& forced, const std::string& version) {
   Discovery d;
   InterfaceMap m;
   if (card) {
@@ -107,6 +145,11 @@ core::Expected<Discovery> choose_targets(const std::string& url, const core::Exp
     m = map_interfaces(*card);
     d.notes = m.notes;
   }
+  if (!forced.empty())
+    std::erase_if(m.targets, [&](const BindingTarget& t) {
+      return std::find(forced.begin(), forced.end(), t.binding) == forced.end();
+    });
+  if (!version.empty()) m.targets = force_version(m.targets, version, d.notes);
   if (forced.empty()) {
     if (!card)
       return core::fail(core::ErrorKind::kNotFound,
@@ -121,16 +164,18 @@ core::Expected<Discovery> choose_targets(const std::string& url, const core::Exp
   for (const auto& b : forced) {
     if (std::any_of(d.targets.begin(), d.targets.end(), [&](const auto& t) { return t.binding == b; }))
       continue;
-    auto found = std::find_if(m.targets.begin(), m.targets.end(), [&](const auto& t) { return t.binding == b; });
-    if (found != m.targets.end()) {
-      d.targets.push_back(*found);
-      continue;
-    }
-    d.targets.push_back(BindingTarget{b, url, "", ""});
+    bool found = false;
+    for (const auto& t : m.targets)
+      if (t.binding == b) {
+        d.targets.push_back(t);
+        found = true;
+      }
+    if (found) continue;
+    d.targets.push_back(BindingTarget{b, url, "", version});
     d.notes.push_back("--binding " + b + ": " +
                       (card ? std::string("the agent card declares no usable ") + b + " interface"
                             : "no agent card (" + card.error().message + ")") +
-                      "; testing " + url + " itself as the " + b + " interface");
+                      "; testing " + url + " itself as the " + d.targets.back().key() + " interface");
   }
   return d;
 }
@@ -157,10 +202,10 @@ core::Expected<Json> fetch_agent_card(const transport::Url& base, bool insecure_
 }
 
 core::Expected<Discovery> discover(const std::string& url, const std::vector<std::string>& forced,
-                                   bool insecure_tls, core::Deadline deadline) {
+                                   bool insecure_tls, core::Deadline deadline, const std::string& version) {
   auto base = transport::Url::parse(url);
   if (!base) return core::fail(core::ErrorKind::kInvalidArgument, "--url " + url + ": " + base.error().message);
-  return choose_targets(url, fetch_agent_card(*base, insecure_tls, deadline), forced);
+  return choose_targets(url, fetch_agent_card(*base, insecure_tls, deadline), forced, version);
 }
 
 }  // namespace a2a::engine

@@ -23,9 +23,10 @@ struct InterfaceMap {
 };
 
 // Pure. protocolBinding "JSONRPC" -> jsonrpc, "HTTP+JSON" -> rest, with
-// protocolVersion 1.x; GRPC, unknown bindings, other versions and later
-// duplicates of a binding are notes. A 0.3-style card (url /
-// preferredTransport, no supportedInterfaces) gives no targets and a note.
+// protocolVersion 1.x or 0.3 (the 0.3 profile, key "jsonrpc@0.3"); GRPC,
+// unknown bindings, other versions and later duplicates of a binding key are
+// notes. A 0.3-style card (url / preferredTransport, no supportedInterfaces)
+// is read through v03::card_to_v1, its translation notes becoming notes.
 InterfaceMap map_interfaces(const nlohmann::json& card);
 
 // {base}/.well-known/agent-card.json: appended to the URL's path, query dropped.
@@ -38,10 +39,13 @@ struct Discovery {
 };
 
 // Pure: `card` is the fetched card or why it could not be had; `forced` the
-// --binding values. Forced bindings the card does not offer use `url` itself.
-// An error (usage, exit 2) when nothing is usable and nothing was forced.
+// --binding values (each selects every interface of that transport).
+// Forced bindings the card does not offer use `url` itself. `version`
+// (--a2a-version "0.3" / "1.0", "" = none) keeps the interfaces of that
+// version and tests a binding the card offers only in the other one as that
+// version. An error (usage, exit 2) when nothing is usable and nothing was forced.
 core::Expected<Discovery> choose_targets(const std::string& url, const core::Expected<nlohmann::json>& card,
-                                         const std::vector<std::string>& forced);
+                                         const std::vector<std::string>& forced, const std::string& version = "");
 
 // GET the card (bounded by `deadline`): the parsed JSON, or what failed.
 core::Expected<nlohmann::json> fetch_agent_card(const transport::Url& base, bool insecure_tls,
@@ -49,6 +53,6 @@ core::Expected<nlohmann::json> fetch_agent_card(const transport::Url& base, bool
 
 // fetch_agent_card + choose_targets.
 core::Expected<Discovery> discover(const std::string& url, const std::vector<std::string>& forced,
-                                   bool insecure_tls, core::Deadline deadline);
+                                   bool insecure_tls, core::Deadline deadline, const std::string& version = "");
 
 }  // namespace a2a::engine

@@ -48,9 +48,9 @@ INSTANTIATE_TEST_SUITE_P(
                 R"({"supportedInterfaces":[{"url":"http://h/","protocolBinding":"urn:x:mqtt","protocolVersion":"1.0"}]})",
                 {}, {"unknown protocolBinding"}},
         MapCase{"OtherVersionIsANote",
-                R"({"supportedInterfaces":[{"url":"http://h/v03","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+                R"({"supportedInterfaces":[{"url":"http://h/v2","protocolBinding":"JSONRPC","protocolVersion":"2.0"},
                                             {"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})",
-                {"jsonrpc http://h/ "}, {"protocolVersion '0.3' is not tested"}},
+                {"jsonrpc http://h/ "}, {"protocolVersion '2.0' is not tested"}},
         MapCase{"SecondInterfaceOfABindingIsANote",
                 R"({"supportedInterfaces":[{"url":"http://a/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
                                             {"url":"http://b/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})",
@@ -58,8 +58,8 @@ INSTANTIATE_TEST_SUITE_P(
         MapCase{"BadUrlIsANote",
                 R"({"supportedInterfaces":[{"url":"ftp://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})",
                 {}, {"url is not usable"}},
-        MapCase{"LegacyCard", R"({"url":"http://h/","preferredTransport":"JSONRPC","protocolVersion":"0.3.0"})", {},
-                {"0.3-style"}},
+        MapCase{"LegacyCardIsRead", R"({"url":"http://h/","preferredTransport":"JSONRPC","protocolVersion":"0.3.0"})",
+                {"jsonrpc http://h/ "}, {}},
         MapCase{"NoInterfaces", R"({"name":"x"})", {}, {"declares no supportedInterfaces"}},
         MapCase{"EmptyInterfaces", R"({"supportedInterfaces":[]})", {}, {"list is empty"}},
         MapCase{"NotAnObject", R"([1])", {}, {"not a JSON object"}}),
@@ -117,9 +117,9 @@ TEST(Discovery, NoCardWithForcedBindingsGoesOn) {
 }
 
 TEST(Discovery, CardWithNothingUsableIsAnErrorListingWhy) {
-  auto d = choose_targets("http://h", Json::parse(R"({"url":"http://h/","preferredTransport":"JSONRPC"})"), {});
+  auto d = choose_targets("http://h", Json::parse(R"({"url":"ftp://h/","preferredTransport":"JSONRPC","protocolVersion":"0.3"})"), {});
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.error().message.find("0.3-style"), std::string::npos) << d.error().message;
+  EXPECT_NE(d.error().message.find("url is not usable"), std::string::npos) << d.error().message;
 }
 
 TEST(Discovery, FetchesTheCardOverHttp) {

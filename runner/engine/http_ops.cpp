@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runner/a2a/methods.hpp"
+#include "runner/a2a/v03.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/engine/discovery.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -37,7 +38,8 @@ transport::HttpRequest make_request(const Session& s, std::string method, std::s
   transport::HttpRequest req;
   req.method = std::move(method);
   req.target = std::move(target);
-  req.headers.emplace_back("A2A-Version", s.a2a_version());
+  // A 0.3 client sends no A2A-Version (the header is 1.0's; a2a-protocol.md §1).
+  if (!(s.target && s.target->is_v03())) req.headers.emplace_back("A2A-Version", s.a2a_version());
   req.headers.emplace_back("Accept", streaming ? "text/event-stream" : "application/json");
   for (const auto& h : s.config->http_headers) req.headers.push_back(h);
   if (body) {
@@ -263,6 +265,99 @@ OpResult jsonrpc_operation(Session& s, model::Operation op, const Json& params, 
   return r;
 }
 
+// --- the A2A 0.3 profile (docs/a2a-0.3.md "Runner") ---------------------------
+
+void v03_notes(OpResult& r, const std::vector<std::string>& notes, const std::string& what) {
+  for (const auto& n : notes)
+    add_violation(r, "A2A 0.3 " + what + " (a2a-protocol.md §9.1): " + n);
+}
+
+// The 0.3 stream's end (§9.1 "End of stream"): the last status-update carries
+// final:true and nothing follows an event that does.
+void check_v03_final(OpResult& r, const std::vector<bool>& is_status, const std::vector<bool>& finals) {
+  std::optional<size_t> last_status, first_final;
+  for (size_t i = 0; i < is_status.size(); ++i) {
+    if (is_status[i]) last_status = i;
+    if (finals[i] && !first_final) first_final = i;
+  }
+  if (first_final && *first_final + 1 < is_status.size())
+    add_violation(r, "A2A 0.3 stream (a2a-protocol.md §9.1 \"End of stream\"): " +
+                         std::to_string(is_status.size() - *first_final - 1) +
+                         " event(s) follow the status-update with final:true (event " +
+                         std::to_string(*first_final) + ")");
+  if (last_status && !finals[*last_status])
+    add_violation(r, "A2A 0.3 stream (a2a-protocol.md §9.1 \"End of stream\"): the last status-update (event " +
+                         std::to_string(*last_status) + ") lacks final:true");
+}
+
+// 1.0 abstract operation -> 0.3 JSON-RPC (slash method, 0.3 params, no
+// A2A-Version) -> the 0.3 answer translated back to 1.0, so the 1.0
+// assertions apply; every translation note is a violation.
+OpResult jsonrpc_v03_operation(Session& s, model::Operation op, const Json& params, core::Deadline d) {
+  OpResult r;
+  r.binding = "jsonrpc";
+  auto method = model::v03::v03_method(op);
+  if (!method) {
+    r.problem = "operation " + std::string(model::method_name(op, model::MethodNaming::kV1)) +
+                " has no A2A 0.3 JSON-RPC method (a2a-protocol.md §9.1)";
+    return r;
+  }
+  Json id = s.fresh_id();
+  r.request_id = id;
+  bool streaming = model::is_streaming(op);
+  auto p = model::v03::params_to_v03(op, params);
+  if (!p.notes.empty() && s.transcript) {
+    std::string all;
+    for (const auto& n : p.notes) all += (all.empty() ? "" : "; ") + n;
+    s.transcript->note("the request's 1.0 params do not fit A2A 0.3 exactly: " + all);
+  }
+  Json env = jsonrpc::make_request(id, std::string(*method), p.json);
+  auto url = interface_url(s);
+  auto req = make_request(s, "POST", url.target(), streaming, jsonrpc::dump(env));
+  if (streaming) {
+    jsonrpc_stream(s, url, req, id, d, r);
+    if (r.status == OpResult::Status::kNoResponse) return r;
+    std::vector<bool> is_status, finals;
+    for (auto& ev : r.events) {
+      bool status_update = ev.is_object() && ev.value("kind", Json()) == "status-update";
+      auto t = model::v03::event_to_v1(ev);
+      v03_notes(r, t.notes, "stream event");
+      is_status.push_back(status_update);
+      finals.push_back(t.final);
+      ev = std::move(t.json);
+    }
+    for (auto& e : r.stream_errors) {
+      auto t = model::v03::error_to_v1(e);
+      v03_notes(r, t.notes, "stream error");
+      e = std::move(t.json);
+    }
+    if (r.status == OpResult::Status::kResult && r.events.empty() && r.result.is_object()) {
+      // One application/json answer instead of a stream (already a violation).
+      auto t = model::v03::result_to_v1(op, r.result);
+      v03_notes(r, t.notes, "result");
+      r.result = std::move(t.json);
+    }
+    check_v03_final(r, is_status, finals);
+  } else {
+    auto resp = exchange(s, url, req, d, r);
+    if (!resp) return r;
+    check_json_type(r);
+    take_jsonrpc_body(r, resp->body, id);
+    if (resp->truncated) note_cut_body(r);
+    if (r.status == OpResult::Status::kResult) {
+      auto t = model::v03::result_to_v1(op, r.result);
+      v03_notes(r, t.notes, "result");
+      r.result = std::move(t.json);
+    }
+  }
+  if (r.status == OpResult::Status::kError) {
+    auto t = model::v03::error_to_v1(r.error);
+    v03_notes(r, t.notes, "error");
+    r.error = std::move(t.json);
+  }
+  return r;
+}
+
 // get_agent_card: the public card of the --url base (not an RPC).
 OpResult agent_card_operation(Session& s, core::Deadline d) {
   OpResult r;
@@ -275,13 +370,21 @@ OpResult agent_card_operation(Session& s, core::Deadline d) {
   auto url = agent_card_url(*base);
   transport::HttpRequest req;
   req.target = url.target();
-  req.headers = {{"Accept", "application/json"}, {"A2A-Version", s.a2a_version()}};
+  bool v03 = s.target && s.target->is_v03();
+  req.headers = {{"Accept", "application/json"}};
+  if (!v03) req.headers.emplace_back("A2A-Version", s.a2a_version());
   auto resp = exchange(s, url, req, d, r);
   if (!resp) return r;
   Json j = jsonrpc::parse_json_or_discarded(resp->body);
   if (resp->status == 200 && !j.is_discarded()) {
     r.status = OpResult::Status::kResult;
     r.result = j;
+    if (v03 && j.is_object() && !j.contains("supportedInterfaces")) {
+      // A 0.3 card, read as 1.0 (a2a-protocol.md §9.3) for the card assertions.
+      auto t = model::v03::card_to_v1(j);
+      v03_notes(r, t.notes, "agent card");
+      r.result = std::move(t.json);
+    }
     return r;
   }
   r.status = OpResult::Status::kError;
@@ -303,6 +406,7 @@ OpResult call_http_operation(Session& s, const std::string& operation, const Jso
     r.problem = "operation " + operation + " has no JSON-RPC method";
     return r;
   }
+  if (s.target && s.target->is_v03()) return jsonrpc_v03_operation(s, *op, params, d);
   return jsonrpc_operation(s, *op, params, d);
 }
 

@@ -78,7 +78,7 @@ std::vector<Item> expand(const std::vector<const scenario::Test*>& tests, const 
   std::vector<Item> items;
   for (const auto& b : bindings)
     for (const auto* t : tests) {
-      if (binding_mismatch(*t, b.binding).empty()) {
+      if (binding_mismatch(*t, b.key()).empty()) {
         items.push_back({t, &b, ""});
         continue;
       }
@@ -86,7 +86,7 @@ std::vector<Item> expand(const std::vector<const scenario::Test*>& tests, const 
       std::string why;
       bool applies_elsewhere = false;
       for (const auto& o : bindings) {
-        std::string m = binding_mismatch(*t, o.binding);
+        std::string m = binding_mismatch(*t, o.key());
         applies_elsewhere = applies_elsewhere || m.empty();
         if (why.find(m) == std::string::npos) why += (why.empty() ? "" : "; ") + m;
       }
@@ -117,7 +117,7 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   if (config.target_url.empty()) run.profiles = {config.profile.name};
   const std::vector<BindingTarget> stdio_only = {BindingTarget{"stdio", "", "", ""}};
   const auto& bindings = config.bindings.empty() ? stdio_only : config.bindings;
-  for (const auto& b : bindings) run.bindings.push_back(b.binding);
+  for (const auto& b : bindings) run.bindings.push_back(b.key());
   auto items = expand(tests, bindings);
   auto receiver = start_receiver(items);
   run.scenarios.resize(items.size());

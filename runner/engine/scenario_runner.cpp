@@ -241,10 +241,12 @@ result::ScenarioResult run_http_scenario(const scenario::Test& t, const RunConfi
   s.target = &b;
   s.http = &pool;
   s.transcript = &tr;
-  s.vars.set_root("agent", Json{{"session_id", s.session_id}, {"url", b.url}, {"binding", b.binding}});
+  s.vars.set_root("agent", Json{{"session_id", s.session_id}, {"url", b.url}, {"binding", b.key()}});
   HookLease hooks(receiver, t, s);
   hooks.attach(tr);
-  tr.note(b.binding + " interface " + b.url + (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")"));
+  tr.note(b.key() + " interface " + b.url + (b.tenant.empty() ? "" : " (tenant " + b.tenant + ")") +
+          (b.is_v03() ? ": A2A 0.3 profile (requests translated to 0.3, answers back to 1.0 for the assertions)"
+                      : ""));
   StepRecorder rec;
   bool fired = false;
   StepOutcome worst = run_body(s, t, false, rec, fired);

@@ -23,7 +23,7 @@ constexpr std::string_view kTestKeys[] = {
     "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse", "x-role", "x-card"};
 constexpr std::string_view kLevels[] = {"must", "should", "may"};
 constexpr std::string_view kTransports[] = {"jsonrpc", "grpc", "rest"};
-constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest", "http"};
+constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest", "http", "jsonrpc@0.3", "rest@0.3"};
 constexpr std::string_view kRunnerRequirements[] = {"webhook_endpoint", "concurrent_streams",
                                                     "stream_disconnect", "auth_credentials",
                                                     "header_inspection"};

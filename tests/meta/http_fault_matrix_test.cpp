@@ -1,6 +1,7 @@
 // Meta-tests for the HTTP bindings: for every row of
 // fixtures/fault-matrix-http.yaml, start a2a-ref-agent --http 0 with that
-// fault, run the suites that apply to URL agents (suites/a2a, suites/http) on
+// fault, run the suites that apply to URL agents (suites/a2a, suites/http,
+// suites/a2a-0.3; the 0.3 ones run on rows with agent_args --serve-0.3) on
 // every binding the card declares, and assert that exactly the listed
 // (scenario, binding) results do not pass, for the stated reason, and all
 // others pass. Entries are "ID" (every binding it ran on) or "ID@binding".
@@ -106,6 +107,7 @@ Json run_http_suites(const std::vector<std::string>& agent_args, const std::stri
   argv_run.insert(argv_run.end(), runner_args.begin(), runner_args.end());
   argv_run.push_back(std::string(A2A_SOURCE_DIR) + "/suites/a2a");
   argv_run.push_back(std::string(A2A_SOURCE_DIR) + "/suites/http");
+  argv_run.push_back(std::string(A2A_SOURCE_DIR) + "/suites/a2a-0.3");
   auto r = a2a::testing::run_command(argv_run, 600000);
   EXPECT_FALSE(r.timed_out) << "runner hung under " << tag;
   EXPECT_NE(r.exit_code, 2) << "harness error under " << tag << ": " << r.out << r.err;
