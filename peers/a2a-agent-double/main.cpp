@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -119,6 +120,18 @@ void apply(const a2a::wire::LinkMessage& m, bool& stdout_open) {
       stdout_open = false;
       break;
     case LinkType::kExit: std::_Exit(std::atoi(m.payload.c_str()));
+    case LinkType::kStderr: {
+      // Blocking on purpose: a client that never reads our stderr stalls us
+      // here, and the runner's next bytes (the reply) never reach it (L6).
+      static const std::string kLine(1023, 'e');
+      long long left = std::atoll(m.payload.c_str());
+      while (left > 0) {
+        std::string chunk = kLine.substr(0, static_cast<size_t>(std::min<long long>(left, 1024) - 1)) + "\n";
+        if (!write_all(STDERR_FILENO, chunk)) break;
+        left -= static_cast<long long>(chunk.size());
+      }
+      break;
+    }
     default: break;
   }
 }

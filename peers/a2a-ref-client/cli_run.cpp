@@ -95,8 +95,44 @@ OpOutcome run_op(Session& s, const OpRequest& req, core::Millis timeout, Printer
   return {severity(r.error), nullptr};
 }
 
+// "parallel": on stdio every request is written before any answer is awaited
+// (pipelining, so the agent may answer in any order and we correlate by id);
+// other sessions run them one after the other. One line per op, in list order.
+int run_parallel(Session& s, const ScriptStep& step, const CliConfig& c, Printer& p, const SavedValues& saved) {
+  std::vector<OpRequest> reqs;
+  int code = kExitOk;
+  for (const auto& sub : step.parallel) {
+    auto params = substitute(sub.params, saved);
+    if (!params) {
+      p.line(sub.op_name, step.line, "error", Json{{"kind", "usage"}, {"message", params.error().message}});
+      return kExitOpFailed;
+    }
+    reqs.push_back(OpRequest{sub.op_name, *sub.op, *params});
+  }
+  auto* stdio = dynamic_cast<StdioSession*>(&s);
+  if (!stdio) {
+    for (const auto& r : reqs) code = std::max(code, run_op(s, r, c.timeout, p, step.line).code);
+    return code;
+  }
+  auto deadline = core::Deadline::after(c.timeout);
+  std::vector<PendingCall> pending;
+  for (const auto& r : reqs) pending.push_back(stdio->start_call(r.op, r.params, deadline));
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    CallResult r = stdio->finish_call(pending[i]);
+    if (r.ok()) {
+      p.line(reqs[i].name, step.line, "result", r.result);
+      continue;
+    }
+    p.line(reqs[i].name, step.line, "error", r.error.to_json());
+    p.error(where(reqs[i].name, step.line) + " failed: " + r.error.str());
+    code = std::max(code, severity(r.error));
+  }
+  return code;
+}
+
 // Runs one script step; returns its exit contribution.
 int run_step(Session& s, const ScriptStep& step, const CliConfig& c, Printer& p, SavedValues& saved) {
+  if (!step.parallel.empty()) return run_parallel(s, step, c, p, saved);
   if (!step.op) {
     std::this_thread::sleep_for(core::Millis(step.sleep_ms));
     return kExitOk;

@@ -31,6 +31,15 @@ const std::vector<FaultInfo>& known_faults() {
       {"client-sse-lf-only", "end SSE lines at LF only (CRLF still works), as a naive line splitter does"},
       {"client-sse-dispatch-at-eof", "dispatch an SSE event the body ended before its blank line"},
       {"client-first-interface", "use the card's first interface of the binding whatever its protocolVersion"},
+      {"client-assume-in-order", "take every response as the answer of the oldest call in flight, whatever its id (C2)"},
+      {"client-short-handshake-wait", "give up on the handshake after 1 s instead of 10 s (H11)"},
+      {"client-leave-stderr-unread", "never read the agent's stderr pipe, so an agent that writes much there blocks (L6)"},
+      {"client-accept-any-protocol", "stdio-json: accept any handshake protocol and protocolVersion (spec 4)"},
+      {"client-no-session-echo", "stdio-json: leave sessionId out of the handshakeAck (spec 4)"},
+      {"client-ignore-stream-end", "stdio-json: do not recognise {id, streamEnd: true} as the end of a stream (spec 4)"},
+      {"client-crash-on-heartbeat", "stdio-json: exit 70 on a heartbeat frame (spec 4)"},
+      {"client-exact-protocol-version", "stdio-json: reject a handshake protocolVersion other than exactly 1.0 (a newer minor must be accepted, spec 4)"},
+      {"client-no-cancel-stream", "stdio-json: abandon a stream at its deadline without sending cancelStream (spec 4)"},
   };
   return kFaults;
 }

@@ -58,8 +58,11 @@ core::Expected<HandshakeInfo> validate_handshake(std::string_view body,
   if (sid == doc.end() || !sid->is_string()) {
     return core::fail(ErrorKind::kProtocol, "handshake sessionId is missing or not a string");
   }
-  if (fault_on("client-reject-extra-members") && doc.size() > 3)
-    return core::fail(ErrorKind::kProtocol, "handshake has unknown members");
+  if (fault_on("client-reject-extra-members"))
+    for (auto it = doc.begin(); it != doc.end(); ++it)
+      if (it.key() != "type" && it.key() != "sessionId" && it.key() != "supportedVariants" &&
+          it.key() != "protocol" && it.key() != "protocolVersion")
+        return core::fail(ErrorKind::kProtocol, "handshake has unknown members");
   auto variants = read_variants(doc);
   if (!variants) return core::fail(variants.error());
   if (std::find(variants->begin(), variants->end(), variant) == variants->end() &&
@@ -93,7 +96,7 @@ core::Expected<void> validate_json_handshake(const json& handshake) {
     return core::fail(ErrorKind::kProtocol, "handshake protocolVersion is missing or not a string");
   }
   const std::string v = version->get<std::string>();
-  if (v.substr(0, v.find('.')) != "1") {
+  if (v.substr(0, v.find('.')) != "1" || (fault_on("client-exact-protocol-version") && v != "1.0")) {
     return core::fail(ErrorKind::kProtocol, "handshake protocolVersion \"" + core::escape_bytes(v) +
                                                 "\" has another major version than 1 (not supported)");
   }
@@ -101,6 +104,9 @@ core::Expected<void> validate_json_handshake(const json& handshake) {
 }
 
 std::string make_json_handshake_ack(std::string_view session_id, std::string_view variant, bool accept) {
+  if (fault_on("client-no-session-echo"))
+    return R"({"type":"handshakeAck","selectVariant":)" + json(variant).dump() + R"(,"accept":)" +
+           (accept ? "true" : "false") + "}";
   return R"({"type":"handshakeAck","sessionId":)" + json(session_id).dump() + R"(,"selectVariant":)" +
          json(variant).dump() + R"(,"accept":)" + (accept ? "true" : "false") + "}";
 }

@@ -96,6 +96,25 @@ TEST(Script, BadLinesNameTheLineAndTheProblem) {
   EXPECT_FALSE(parse_script_line(R"({"op":"sleep"})", 1).ok());
 }
 
+TEST(Script, ParallelLineHoldsItsUnaryOperationsInOrder) {
+  auto s = parse_script_line(R"({"op":"parallel","ops":[{"op":"get","params":{"id":"a"}},{"op":"cancel","params":{"id":"b"}}]})", 7);
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  ASSERT_TRUE(s->has_value());
+  ASSERT_EQ((*s)->parallel.size(), 2u);
+  EXPECT_EQ((*s)->parallel[0].op, model::Operation::kGetTask);
+  EXPECT_EQ((*s)->parallel[0].params["id"], "a");
+  EXPECT_EQ((*s)->parallel[1].op, model::Operation::kCancelTask);
+  EXPECT_FALSE((*s)->op.has_value());
+}
+
+TEST(Script, ParallelRefusesStreamsSavesAndShortLists) {
+  EXPECT_FALSE(parse_script_line(R"({"op":"parallel","ops":[{"op":"get"}]})", 1).ok());
+  EXPECT_FALSE(parse_script_line(R"({"op":"parallel"})", 1).ok());
+  EXPECT_FALSE(parse_script_line(R"({"op":"parallel","ops":[{"op":"get"},{"op":"stream"}]})", 1).ok());
+  EXPECT_FALSE(parse_script_line(R"({"op":"parallel","ops":[{"op":"get","as":"x"},{"op":"get"}]})", 1).ok());
+  EXPECT_FALSE(parse_script_line(R"({"op":"parallel","ops":[{"op":"sleep","ms":1},{"op":"get"}]})", 1).ok());
+}
+
 TEST(Script, SleepLineCarriesItsDuration) {
   auto s = parse_script_line(R"({"op":"sleep","ms":25})", 1);
   ASSERT_TRUE(s.ok());

@@ -149,10 +149,19 @@ std::string Router::route_locked(std::string_view body) {
 }
 
 std::optional<std::string> Router::route_json_control(const Json& doc) {
-  if (!doc.contains("jsonrpc") && doc.value("type", Json()) == "heartbeat") return std::string();  // ignored (§4)
+  if (!doc.contains("jsonrpc") && doc.value("type", Json()) == "heartbeat") {
+    if (fault_on("client-crash-on-heartbeat")) std::_Exit(70);
+    return std::string();  // ignored (§4)
+  }
   auto end = doc.find("streamEnd");
   if (end == doc.end() || !doc.contains("id") || doc.contains("result") || doc.contains("error")) return std::nullopt;
+  if (fault_on("client-ignore-stream-end")) return "ignored streamEnd (fault)";
   const std::string key = id_key(doc["id"]);
+  if (fault_on("client-end-stream-on-any-id") && stream_ && !stream_->ended && !stream_->abandoned) {
+    stream_->ended = true;
+    stream_->outcome = CallResult::success(nullptr);
+    return std::string();
+  }
   if (!stream_ || stream_->ended || stream_->key != key) return "dropped streamEnd for id " + key + ": no such open stream";
   if (stream_->abandoned) {
     stream_.reset();
@@ -171,7 +180,8 @@ std::string Router::route_stream_response(bool is_error, const Json& payload) {
   }
   if (is_error) {
     stream_->ended = true;
-    stream_->outcome = CallResult::failure({ClientErrorKind::kAgent, "", payload});
+    stream_->outcome = fault_on("client-stream-error-as-end") ? CallResult::success(nullptr)
+                                                              : CallResult::failure({ClientErrorKind::kAgent, "", payload});
     return {};
   }
   stream_->items.push_back({StreamItem::Type::kEvent, payload});
@@ -180,6 +190,12 @@ std::string Router::route_stream_response(bool is_error, const Json& payload) {
 
 std::string Router::route_response(const std::string& key, bool is_error, const Json& payload) {
   auto it = pending_.find(key);
+  if (fault_on("client-assume-in-order") && it != pending_.end()) {
+    // Any answer is taken as the answer of the oldest call (ids count up).
+    for (auto& [k, slot] : pending_)
+      if (!slot.done && (k.size() < it->first.size() || (k.size() == it->first.size() && k < it->first)))
+        it = pending_.find(k);
+  }
   if (it != pending_.end() && !it->second.done) {
     it->second.done = true;
     it->second.result = is_error ? CallResult::failure({ClientErrorKind::kAgent, "", payload})

@@ -104,6 +104,18 @@ core::Expected<std::optional<ScriptStep>> parse_script_line(std::string_view tex
     step.sleep_ms = doc["ms"].get<int>();
     return std::optional<ScriptStep>(std::move(step));
   }
+  if (step.op_name == "parallel") {
+    if (!doc.contains("ops") || !doc["ops"].is_array() || doc["ops"].size() < 2 || doc["ops"].size() > 16)
+      return line_error(ErrorKind::kSchema, source, line, "parallel needs \"ops\": an array of 2..16 operations");
+    for (const auto& o : doc["ops"]) {
+      auto sub = parse_script_line(o.dump(), line, source);
+      if (!sub) return core::fail(sub.error());
+      if (!sub->has_value() || !(*sub)->op || model::is_streaming(*(*sub)->op) || !(*sub)->save_as.empty())
+        return line_error(ErrorKind::kSchema, source, line, "parallel runs unary operations only, without \"as\"");
+      step.parallel.push_back(std::move(**sub));
+    }
+    return std::optional<ScriptStep>(std::move(step));
+  }
   step.op = operation_from_cli_name(step.op_name);
   if (!step.op) return line_error(ErrorKind::kSchema, source, line, "unknown op '" + step.op_name + "'");
   if (doc.contains("params")) step.params = doc["params"];

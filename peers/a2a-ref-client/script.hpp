@@ -4,6 +4,8 @@
 //   {"op":"send","params":{...},"as":"t1"}         raw A2A params; save the result as t1
 //   {"op":"get","params":{"id":"${t1.task.id}"}}    use a saved value
 //   {"op":"sleep","ms":200}                         pause (for polling)
+//   {"op":"parallel","ops":[{"op":"get",...},...]}  unary ops written at once,
+//                                                   one result line each, in list order
 //
 // Empty lines and lines starting with '#' are skipped. A string that is
 // exactly "${name.path}" becomes the saved JSON value (any type); "${...}"
@@ -15,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +35,7 @@ struct ScriptStep {
   Json params = Json::object();
   std::string save_as;       // "as": name under which the result is saved
   int sleep_ms = 0;          // "sleep" only
+  std::vector<ScriptStep> parallel;  // "parallel" only: unary ops, all in flight at once
 };
 
 // nullopt for a line to skip (blank or comment); kParse/kSchema errors name

@@ -37,23 +37,30 @@ transport::SpawnOptions spawn_options(const std::vector<std::string>& argv,
   }
   for (const auto& [k, v] : options.env_set) so.env_set[k] = v;
   so.env_set["A2A_SESSION_ID"] = session_id;
+  so.drain_stderr = !fault_on("client-leave-stderr-unread");
   return so;
 }
 
 // Runs the handshake on a freshly spawned agent; the caller kills it on failure.
 core::Expected<HandshakeInfo> run_handshake(transport::StdioProcess& proc, wire::Decoder& decoder,
                                         const SessionOptions& options, const std::string& session_id) {
-  Deadline deadline = Deadline::after(options.handshake_timeout);
+  Deadline deadline = Deadline::after(fault_on("client-short-handshake-wait") ? Millis(1000) : options.handshake_timeout);
   auto body = read_first_frame(proc, decoder, deadline);
   if (!body) return core::fail(body.error());
   auto info = validate_handshake(*body, session_id, options.variant);
   const bool json = options.profile == WireProfile::kStdioJson;
-  if (info && json) {
+  if (info && json && !fault_on("client-accept-any-protocol")) {
     if (auto v = validate_json_handshake(info->raw); !v) info = core::fail(v.error());
   }
   if (!info) {
     // §4: the client still declines in writing, so the child can exit 0 before it is killed.
-    if (json) (void)proc.write(wire::encode_content_length(make_json_handshake_ack(session_id, "", false)), deadline);
+    if (json && body) {
+      auto declined = proc.write(wire::encode_content_length(make_json_handshake_ack(session_id, "", false)), deadline);
+      // Then EOF and a short grace: a child that read the decline exits 0 by
+      // itself (the caller kills whatever is left).
+      proc.close_stdin();
+      if (declined) (void)proc.wait_exit(Deadline::after(Millis(1000)));
+    }
     return info;
   }
   std::string ack = json ? make_json_handshake_ack(session_id, options.variant, true) : make_handshake_ack(options.variant);
@@ -266,7 +273,7 @@ void StdioSession::fail_on_eof_or_error(const std::string& cause) {
 
 void StdioSession::send_cancel_stream(const Json& id, Deadline deadline) {
   std::unique_lock lock(write_mu_, std::defer_lock);
-  if (!lock_until(lock, deadline) || router_.dead()) return;
+  if (fault_on("client-no-cancel-stream") || !lock_until(lock, deadline) || router_.dead()) return;
   Json cancel = {{"jsonrpc", "2.0"}, {"id", id}, {"cancelStream", true}};
   auto wrote = proc_->write(wire::encode_content_length(jsonrpc::dump(cancel)), deadline);
   // As in write_request: a partial frame leaves the byte stream unusable.

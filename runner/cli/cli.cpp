@@ -87,12 +87,15 @@ CLI::App* add_client_command(CLI::App& app, Options& o) {
       "(stdio: the agent double's command line, one argument, which the client spawns as its agent;\n"
       "HTTP: http://127.0.0.1:PORT of a scripted server whose card names itself), {binding} the binding.\n"
       "The runner writes one operation per line on its stdin, a2a-ref-client's script format\n"
-      "({\"op\":\"get\",\"params\":{...}}), and reads one JSON line per result on its stdout:\n"
+      "({\"op\":\"get\",\"params\":{...}}; {\"op\":\"parallel\",\"ops\":[..]} has several unary calls in flight\n"
+      "at once, one result line each in list order), and reads one JSON line per result on its stdout:\n"
       "{\"op\":..,\"result\":..}, {\"op\":..,\"error\":{\"kind\":agent|timeout|transport|..,\"code\":..}},\n"
       "{\"op\":\"stream\",\"event\":..}, {\"op\":\"stream\",\"streamError\":..}, {\"op\":\"stream\",\"end\":true};\n"
       "then its exit code (0 ok, 1 an operation failed, 2 the session broke). Operations must time out\n"
       "within 5 s (a2a-ref-client --timeout-ms 5000). Default scenarios: suites/client. Examples:\n"
       "  a2a-conform client --cmd \"build/bin/a2a-ref-client --timeout-ms 5000 --agent {target} script -\"\n"
+      "  a2a-conform client --profile stdio-json \\\n"
+      "      --cmd \"build/bin/a2a-ref-client --profile stdio-json --timeout-ms 5000 --agent {target} script -\"\n"
       "  a2a-conform client --binding jsonrpc --cmd \"build/bin/a2a-ref-client --timeout-ms 5000 --url {target} --binding {binding} script -\"\n"
       "  a2a-conform client --binding jsonrpc --cmd \"node tests/interop/js/conform-client.mjs --url {target} --binding {binding} --timeout-ms 5000\"");
   cl->add_option("--cmd", o.client_cmds, "Client command line with {target} (and optionally {binding}). Repeatable: "
@@ -103,7 +106,9 @@ CLI::App* add_client_command(CLI::App& app, Options& o) {
   cl->add_option("--binding", o.client_binding, "stdio, jsonrpc or rest")
       ->check(CLI::IsMember({"stdio", "jsonrpc", "rest"}))->capture_default_str();
   cl->add_option("--agent-double", o.agent_double, "Path of a2a-agent-double (default: beside a2a-conform)");
-  cl->add_option("--profile", o.profile, "Stdio wire profile")->capture_default_str();
+  cl->add_option("--profile", o.profile,
+                 "Stdio wire profile the agent double speaks: p46 or stdio-json (a name in suites/profiles or a YAML file)")
+      ->capture_default_str();
   add_selection_flags(cl, o, "Scenario files or folders; default: suites/client");
   cl->add_option("-j,--jobs", o.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64));
   cl->add_option("--timeout-scale", o.timeout_scale, "Multiply every deadline")->check(CLI::Range(0.1, 100.0));

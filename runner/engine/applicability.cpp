@@ -159,6 +159,7 @@ std::string replay_command(const scenario::Test& t, const RunConfig& c, const Bi
   if (!c.client_command.empty()) {
     cmd = "a2a-conform client --cmd " + shell_quote(c.client_command) + " --binding " +
           (target ? target->binding : std::string("stdio"));
+    if (!target && c.profile.name != "p46") cmd += " --profile " + shell_quote(c.profile.name);
   } else if (!c.target_url.empty()) {
     cmd = "a2a-conform run --url " + shell_quote(c.target_url);
     if (target && target->is_http()) cmd += " --binding " + target->binding;

@@ -117,6 +117,9 @@ StepOutcome offer_handshake(Session& s, const WireAction& w) {
   if (w.has_bytes) return send_frame(s, w.bytes);
   const auto& hs = s.profile().handshake;
   Json frame = {{"type", hs.type}, {"sessionId", "{{agent.session_id}}"}, {"supportedVariants", {hs.variant}}};
+  // stdio-json: the handshake names its protocol and version (spec §4).
+  if (!hs.protocol.empty()) frame["protocol"] = hs.protocol;
+  if (!hs.protocol_version.empty()) frame["protocolVersion"] = hs.protocol_version;
   if (w.spec.is_object())
     for (auto it = w.spec.begin(); it != w.spec.end(); ++it) {
       if (it.value() == "<absent>") frame.erase(it.key());
@@ -137,6 +140,11 @@ StepOutcome auto_client_handshake(Session& s) {
   auto f = s.conn->take([](const InboxFrame&) { return true; }, s.step_deadline());
   if (!f) return missing(s, "the client did not answer the handshake" + (s.conn->why().empty() ? "" : " (" + s.conn->why() + ")"));
   Json want = {{"type", hs.ack_type}, {"accept", true}, {hs.variant_field, hs.variant}};
+  if (hs.ack_session) {
+    std::lock_guard lk(s.vars_mu);
+    auto sid = s.vars.resolve("agent.session_id");
+    want["sessionId"] = sid ? *sid : Json("");
+  }
   if (!f->json) return StepOutcome::fail("the handshake ack is not JSON", match::compact(want), core::escape_bytes(f->body, 200));
   return from_match(match::match(*f->json, want), "handshake ack");
 }
@@ -163,12 +171,19 @@ Json reply_id(Session& s, const Json& v, bool http) {
   return http ? s.client->last_http_id : s.client->last_id;
 }
 
+// A stream as the profile writes it: P46 sends event/streamResponse and
+// event/streamError notifications and ends with {id, result: null};
+// stdio-json (no event_method) repeats responses with the request's id, an
+// error response ends the stream, and {id, streamEnd: true} is the normal end.
 StepOutcome stdio_stream(Session& s, const Json& v, const Json& id) {
   const auto& st = s.profile().stream;
+  const bool responses = st.event_method.empty();
   for (const auto& item : v.value("stream", Json::array())) {
     if (item.contains("delay_ms")) sleep_ms(s, item["delay_ms"].get<int>());
     Json note = {{"jsonrpc", "2.0"}};
-    if (item.contains("event")) note.update({{"method", st.event_method}, {"params", item["event"]}});
+    if (responses && item.contains("event")) note.update({{"id", id}, {"result", item["event"]}});
+    else if (responses && item.contains("error")) note.update({{"id", id}, {"error", item["error"]}});
+    else if (item.contains("event")) note.update({{"method", st.event_method}, {"params", item["event"]}});
     else if (item.contains("error")) note.update({{"method", st.error_method}, {"params", item["error"]}});
     else continue;
     auto o = send_frame(s, jsonrpc::dump(note));
@@ -177,7 +192,10 @@ StepOutcome stdio_stream(Session& s, const Json& v, const Json& id) {
   std::string end = v.value("end", "final");
   if (end == "final" || end == "final-other-id") {
     Json other = id.is_number_integer() ? Json(id.get<long long>() + 1000) : Json("other-" + match::show(id));
-    return send_frame(s, jsonrpc::dump({{"jsonrpc", "2.0"}, {"id", end == "final" ? id : other}, {"result", nullptr}}));
+    Json last = {{"jsonrpc", "2.0"}, {"id", end == "final" ? id : other}};
+    if (st.final == "stream-end") last[st.end_member.empty() ? "streamEnd" : st.end_member] = true;
+    else last["result"] = nullptr;
+    return send_frame(s, jsonrpc::dump(last));
   }
   if (end == "cut") {
     auto r = s.conn->send("Content-Length: 80\r\n\r\n{\"jsonrpc\":\"2.0\",\"meth", s.step_deadline());
@@ -189,6 +207,10 @@ StepOutcome stdio_stream(Session& s, const Json& v, const Json& id) {
 
 StepOutcome reply_stdio(Session& s, const WireAction& w, const Json& v) {
   if (v.contains("delay_ms")) sleep_ms(s, v["delay_ms"].get<int>());
+  // The double writes these bytes to its stderr before the reply; a client
+  // that does not drain its agent's stderr blocks the double (L6).
+  if (v.contains("stderr_bytes") && v["stderr_bytes"].is_number_integer())
+    s.client->link->write_stderr(v["stderr_bytes"].get<long long>());
   if (w.has_bytes) return send_frame(s, w.bytes);
   if (v.contains("frame")) return send_frame(s, jsonrpc::dump(v["frame"]));
   Json id = reply_id(s, v, false);

@@ -278,6 +278,11 @@ void DoubleLink::exit_double(int code) {
   (void)send(wire::encode_link(wire::LinkType::kExit, std::to_string(code)), Deadline::after(Millis(500)));
 }
 
+void DoubleLink::write_stderr(long long bytes) {
+  if (send(wire::encode_link(wire::LinkType::kStderr, std::to_string(bytes)), Deadline::after(Millis(1000))) && tr_)
+    tr_->note("the agent double writes " + std::to_string(bytes) + " bytes to its stderr");
+}
+
 transport::ReadResult DoubleLink::read_input(Deadline d) {
   std::unique_lock lk(mu_);
   while (input_.empty() && !input_eof_ && !stop_ && !d.expired()) cv_.wait_until(lk, d.time());

@@ -71,6 +71,9 @@ class DoubleLink {
   core::Expected<void> send_output(std::string_view bytes, core::Deadline d);
   void close_output();
   void exit_double(int code);
+  // The double writes `bytes` filler bytes to its stderr before it relays
+  // anything sent after this (the stderr flood of L6).
+  void write_stderr(long long bytes);
   transport::ReadResult read_input(core::Deadline d);
   void interrupt();
 

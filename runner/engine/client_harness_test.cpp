@@ -8,6 +8,9 @@
 
 #include <sys/socket.h>
 
+#include <chrono>
+#include <thread>
+
 #include "runner/wire/double_link.hpp"
 
 namespace a2a::engine {
@@ -78,7 +81,7 @@ struct Linked {
   std::unique_ptr<transport::StdioProcess> dbl;  // the double, as the client would spawn it
 };
 
-Linked start_double(transport::Transcript* tr, std::map<std::string, std::string> env = {}) {
+Linked start_double(transport::Transcript* tr, std::map<std::string, std::string> env = {}, bool drain = true) {
   Linked l;
   auto link = DoubleLink::listen(tr);
   EXPECT_TRUE(link.ok());
@@ -89,6 +92,7 @@ Linked start_double(transport::Transcript* tr, std::map<std::string, std::string
   transport::SpawnOptions o;
   o.argv = *argv;
   o.env_set = std::move(env);
+  o.drain_stderr = drain;
   auto p = transport::StdioProcess::spawn(o);
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
   if (p.ok()) l.dbl = std::move(p.value());
@@ -175,6 +179,32 @@ TEST(AgentDouble, ExitsWithTheCodeTheRunnerNames) {
   auto st = l.dbl->wait_exit(Deadline::after(Millis(10000)));
   ASSERT_TRUE(st.has_value());
   EXPECT_TRUE(st->exited && st->code == 7) << st->str();
+}
+
+TEST(AgentDouble, WritesTheNamedStderrBytesThenRelaysLaterOutput) {
+  transport::Transcript tr;
+  auto l = start_double(&tr);
+  ASSERT_TRUE(l.link && l.dbl);
+  ASSERT_TRUE(l.link->wait_linked(Deadline::after(Millis(10000))));
+  l.link->write_stderr(300000);
+  const std::string out = "Content-Length: 2\r\n\r\n{}";
+  ASSERT_TRUE(l.link->send_output(out, Deadline::after(Millis(10000))).ok());
+  EXPECT_EQ(read_stdout(*l.dbl, out.size()), out);
+  // The flood came before the output on the link, so it has been written.
+  for (int i = 0; i < 200 && l.dbl->stderr_total_bytes() < 300000; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(l.dbl->stderr_total_bytes(), 300000u);
+}
+
+TEST(AgentDouble, AStderrFloodNobodyReadsHoldsBackLaterOutput) {
+  transport::Transcript tr;
+  auto l = start_double(&tr, {}, /*drain=*/false);
+  ASSERT_TRUE(l.link && l.dbl);
+  ASSERT_TRUE(l.link->wait_linked(Deadline::after(Millis(10000))));
+  l.link->write_stderr(4 << 20);  // far above a pipe buffer
+  ASSERT_TRUE(l.link->send_output("late", Deadline::after(Millis(10000))).ok());
+  auto r = l.dbl->read_some(Deadline::after(Millis(1000)));
+  EXPECT_EQ(r.status, transport::ReadResult::Status::kTimeout) << "the double was not blocked on its stderr";
 }
 
 TEST(AgentDouble, ExitsThreeWhenTheRunnerGoesAway) {

@@ -38,7 +38,7 @@ constexpr std::string_view kExpectationKeys[] = {
 constexpr std::string_view kOutputKeys[] = {"line", "within_ms"};
 constexpr std::string_view kRequestKeys[] = {"method", "params", "headers", "path", "within_ms"};
 constexpr std::string_view kReplyKeys[] = {"id", "result", "error", "frame", "body_raw", "stream", "end",
-                                           "delay_ms", "status", "headers", "body", "close"};
+                                           "delay_ms", "status", "headers", "body", "close", "stderr_bytes"};
 constexpr std::string_view kStreamEnds[] = {"final", "none", "eof", "cut", "final-other-id", "never"};
 constexpr std::string_view kAgentCloseKeys[] = {"exit"};
 constexpr std::string_view kFanOutKeys[] = {"repeat", "steps"};
@@ -236,6 +236,7 @@ void parse_write_action(const MapReader& m, const std::string& key, WireAction& 
         s->one_of("end", kStreamEnds);
         s->integer("delay_ms", 0, kMaxMillis);
         s->integer("status", 100, 599);
+        s->integer("stderr_bytes", 0, 64 * 1024 * 1024);
         if (s->has("body_raw")) w.has_bytes = bytes_field(*s, "body_raw", ctx, w.bytes);
       }
       break;

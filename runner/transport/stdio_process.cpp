@@ -47,7 +47,8 @@ int open_pidfd(int pid) {
 }  // namespace
 
 StdioProcess::Impl::Impl(const SpawnOptions& opts)
-    : transcript(opts.transcript_max_bytes), stderr_keep(opts.stderr_keep_bytes) {}
+    : transcript(opts.transcript_max_bytes), stderr_keep(opts.stderr_keep_bytes),
+      drain_stderr_pipe(opts.drain_stderr) {}
 
 StdioProcess::Impl::~Impl() {
   stdin_fd.reset();
@@ -63,7 +64,8 @@ StdioProcess::Impl::~Impl() {
 void StdioProcess::Impl::drain_stderr() {
   char buf[kChunk];
   for (;;) {
-    pollfd fds[2] = {{stderr_fd.get(), POLLIN, 0}, {stop_fd.get(), POLLIN, 0}};
+    // Not draining: only the stop signal is watched (poll skips a negative fd).
+    pollfd fds[2] = {{drain_stderr_pipe ? stderr_fd.get() : -1, POLLIN, 0}, {stop_fd.get(), POLLIN, 0}};
     // No timeout needed: ~Impl always signals stop_fd before joining.
     int r = ::poll(fds, 2, -1);
     if (r < 0 && errno == EINTR) continue;

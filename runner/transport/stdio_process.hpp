@@ -25,6 +25,7 @@ struct SpawnOptions {
   bool inherit_env = true;
   std::string cwd;                             // empty = ours
   size_t stderr_keep_bytes = 256 * 1024;       // stderr kept (head); the rest is drained and counted
+  bool drain_stderr = true;                    // false: the pipe is never read (a fault of a2a-ref-client)
   size_t transcript_max_bytes = 4 * 1024 * 1024;
 };
 

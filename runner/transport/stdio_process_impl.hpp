@@ -30,6 +30,7 @@ struct StdioProcess::Impl {
   detail::Fd stop_fd;  // eventfd that wakes the stderr drain thread for good
   Transcript transcript;
   size_t stderr_keep;
+  bool drain_stderr_pipe = true;
 
   std::mutex write_mu;
   std::atomic<bool> stdin_is_closed{false};

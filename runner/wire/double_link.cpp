@@ -6,7 +6,7 @@ namespace {
 bool known_type(char c) {
   switch (static_cast<LinkType>(c)) {
     case LinkType::kHello: case LinkType::kInput: case LinkType::kInputEof:
-    case LinkType::kOutput: case LinkType::kCloseOutput: case LinkType::kExit: return true;
+    case LinkType::kOutput: case LinkType::kCloseOutput: case LinkType::kExit: case LinkType::kStderr: return true;
   }
   return false;
 }

@@ -20,6 +20,7 @@ enum class LinkType : char {
   kOutput = 'O',      // runner -> double: bytes to write to the double's stdout
   kCloseOutput = 'C', // runner -> double: close stdout (the client sees EOF)
   kExit = 'X',        // runner -> double: exit now with the decimal code in the payload
+  kStderr = 'S',      // runner -> double: write that many (decimal) bytes to stderr, blocking
 };
 
 struct LinkMessage {

@@ -89,15 +89,26 @@ TEST(DoubleLink, UnknownTypeByteIsAnErrorThatSticks) {
   EXPECT_TRUE(d.broken());
 }
 
+TEST(DoubleLink, StderrMessageIsTypeSWithADecimalCount) {
+  EXPECT_EQ(encode_link(LinkType::kStderr, "4096"), "S\x00\x00\x00\x04" "4096"s);
+  LinkDecoder d;
+  d.feed("S\x00\x00\x00\x02" "64"s);
+  auto m = d.next();
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->type, LinkType::kStderr);
+  EXPECT_EQ(m->payload, "64");
+  EXPECT_FALSE(d.broken());
+}
+
 TEST(DoubleLink, RoundTripsEveryTypeAndABinaryPayload) {
   std::string payload;
   for (int c = 0; c < 256; ++c) payload.push_back(static_cast<char>(c));
   LinkDecoder d;
   for (auto t : {LinkType::kHello, LinkType::kInput, LinkType::kInputEof, LinkType::kOutput,
-                 LinkType::kCloseOutput, LinkType::kExit})
+                 LinkType::kCloseOutput, LinkType::kExit, LinkType::kStderr})
     d.feed(encode_link(t, payload));
   for (auto t : {LinkType::kHello, LinkType::kInput, LinkType::kInputEof, LinkType::kOutput,
-                 LinkType::kCloseOutput, LinkType::kExit}) {
+                 LinkType::kCloseOutput, LinkType::kExit, LinkType::kStderr}) {
     auto m = d.next();
     ASSERT_TRUE(m.has_value());
     EXPECT_EQ(m->type, t);

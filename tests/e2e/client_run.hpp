@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,19 +18,24 @@ struct ClientRun {
   nlohmann::json report;
 };
 
+// profile: the stdio profile of both the runner (--profile) and
+// a2a-ref-client (--profile); "" = their default (p46).
 inline ClientRun run_client_suite(const std::string& binding, const std::string& suite, const std::string& tag,
-                                  const std::string& client_flags = "") {
+                                  const std::string& client_flags = "", const std::string& profile = "") {
   namespace fs = std::filesystem;
   fs::path dir = fs::path(A2A_BINARY_DIR) / "test-artifacts" / "client";
   fs::create_directories(dir);
-  fs::path json = dir / (tag + "-" + binding + ".json");
+  fs::path json = dir / (tag + "-" + binding + (profile.empty() ? "" : "-" + profile) + ".json");
   fs::remove(json);
   std::string target = binding == "stdio" ? "--agent {target}" : "--url {target} --binding {binding}";
-  std::string cmd = std::string(A2A_REF_CLIENT) + " " + client_flags + " --timeout-ms 5000 " + target + " script -";
+  std::string prof = profile.empty() ? "" : " --profile " + profile;
+  std::string cmd = std::string(A2A_REF_CLIENT) + prof + " " + client_flags + " --timeout-ms 5000 " + target + " script -";
   ClientRun r;
-  r.cmd = run_command({A2A_CONFORM, "client", "--cmd", cmd, "--binding", binding, "-q", "--color", "never",
-                       "--json", json.string(), suite},
-                      300000);
+  std::vector<std::string> argv = {A2A_CONFORM, "client", "--cmd", cmd, "--binding", binding, "-q", "--color", "never",
+                                   "--json", json.string()};
+  if (!profile.empty()) argv.insert(argv.end(), {"--profile", profile});
+  argv.push_back(suite);
+  r.cmd = run_command(argv, 300000);
   std::ifstream in(json);
   if (in) r.report = nlohmann::json::parse(in, nullptr, false);
   return r;
