@@ -103,14 +103,20 @@ std::string binding_mismatch(const scenario::Test& t, const std::string& b) {
 namespace {
 
 // Under the 0.3 profile: why the test's abstract operations cannot run there.
-std::string v03_gap(const scenario::Test& t, const BindingTarget& b) {
+std::string v03_gap(const scenario::Test& t, const BindingTarget& /*b*/) {
   std::string why;
   scenario::for_each_step(t.steps, [&](const scenario::Step& st) {
-    if (!why.empty() || st.operation.empty() || st.operation == "get_agent_card") return;
-    if (b.binding == "rest") {
-      why = "the runner's A2A 0.3 profile has no REST form of abstract operations yet (" + b.key() + ")";
+    if (!why.empty()) return;
+    // 0.3 webhooks deliver the whole Task each time (a2a-protocol.md §9.1
+    // "Webhook body"), never a status-update: a wait for a 1.0 statusUpdate
+    // delivery cannot be met by a conformant 0.3 agent.
+    if (st.wire && st.wire->type == scenario::WireActionType::kExpectWebhook && st.wire->spec.is_object() &&
+        st.wire->spec.value("until", std::string()).starts_with("statusUpdate.")) {
+      why = "step " + st.id + " waits for a 1.0 statusUpdate webhook delivery; A2A 0.3 webhooks deliver the whole " +
+            "Task (a2a-protocol.md §9.1 \"Webhook body\")";
       return;
     }
+    if (st.operation.empty() || st.operation == "get_agent_card") return;
     auto op = model::operation_from_acts(st.operation);
     if (op && !model::v03::v03_method(*op))
       why = "operation " + st.operation + " has no A2A 0.3 form (a2a-protocol.md §9.1: " +

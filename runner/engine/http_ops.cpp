@@ -74,6 +74,29 @@ void note_cut_body(OpResult& r) {
     add_violation(r, cut);
 }
 
+void v03_notes(OpResult& r, const std::vector<std::string>& notes, const std::string& what) {
+  for (const auto& n : notes)
+    add_violation(r, "A2A 0.3 " + what + " (a2a-protocol.md §9.1): " + n);
+}
+
+// The 0.3 stream's end (§9.1 "End of stream"): the last status-update carries
+// final:true and nothing follows an event that does.
+void check_v03_final(OpResult& r, const std::vector<bool>& is_status, const std::vector<bool>& finals) {
+  std::optional<size_t> last_status, first_final;
+  for (size_t i = 0; i < is_status.size(); ++i) {
+    if (is_status[i]) last_status = i;
+    if (finals[i] && !first_final) first_final = i;
+  }
+  if (first_final && *first_final + 1 < is_status.size())
+    add_violation(r, "A2A 0.3 stream (a2a-protocol.md §9.1 \"End of stream\"): " +
+                         std::to_string(is_status.size() - *first_final - 1) +
+                         " event(s) follow the status-update with final:true (event " +
+                         std::to_string(*first_final) + ")");
+  if (last_status && !finals[*last_status])
+    add_violation(r, "A2A 0.3 stream (a2a-protocol.md §9.1 \"End of stream\"): the last status-update (event " +
+                         std::to_string(*last_status) + ") lacks final:true");
+}
+
 namespace {
 
 void failed(Session& s, OpResult& r, const core::Error& e, const std::string& what) {
@@ -267,29 +290,6 @@ OpResult jsonrpc_operation(Session& s, model::Operation op, const Json& params, 
 
 // --- the A2A 0.3 profile (docs/a2a-0.3.md "Runner") ---------------------------
 
-void v03_notes(OpResult& r, const std::vector<std::string>& notes, const std::string& what) {
-  for (const auto& n : notes)
-    add_violation(r, "A2A 0.3 " + what + " (a2a-protocol.md §9.1): " + n);
-}
-
-// The 0.3 stream's end (§9.1 "End of stream"): the last status-update carries
-// final:true and nothing follows an event that does.
-void check_v03_final(OpResult& r, const std::vector<bool>& is_status, const std::vector<bool>& finals) {
-  std::optional<size_t> last_status, first_final;
-  for (size_t i = 0; i < is_status.size(); ++i) {
-    if (is_status[i]) last_status = i;
-    if (finals[i] && !first_final) first_final = i;
-  }
-  if (first_final && *first_final + 1 < is_status.size())
-    add_violation(r, "A2A 0.3 stream (a2a-protocol.md §9.1 \"End of stream\"): " +
-                         std::to_string(is_status.size() - *first_final - 1) +
-                         " event(s) follow the status-update with final:true (event " +
-                         std::to_string(*first_final) + ")");
-  if (last_status && !finals[*last_status])
-    add_violation(r, "A2A 0.3 stream (a2a-protocol.md §9.1 \"End of stream\"): the last status-update (event " +
-                         std::to_string(*last_status) + ") lacks final:true");
-}
-
 // 1.0 abstract operation -> 0.3 JSON-RPC (slash method, 0.3 params, no
 // A2A-Version) -> the 0.3 answer translated back to 1.0, so the 1.0
 // assertions apply; every translation note is a violation.
@@ -398,7 +398,10 @@ OpResult agent_card_operation(Session& s, core::Deadline d) {
 
 OpResult call_http_operation(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
   if (operation == "get_agent_card") return agent_card_operation(s, d);
-  if (s.binding() == "rest") return rest_operation(s, operation, params, d);
+  if (s.binding() == "rest") {
+    if (s.target && s.target->is_v03()) return rest_v03_operation(s, operation, params, d);
+    return rest_operation(s, operation, params, d);
+  }
   auto op = model::operation_from_acts(operation);
   OpResult r;
   r.binding = s.binding();

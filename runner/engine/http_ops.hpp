@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "runner/engine/stdio_ops.hpp"
 #include "runner/transport/url.hpp"
@@ -47,7 +48,17 @@ bool stream_exchange(Session& s, const transport::Url& url, const transport::Htt
                      core::Deadline d, OpResult& r, const std::function<void(const std::string&)>& on_data,
                      std::string& whole, bool& collected);
 
+// The A2A 0.3 profile: each translation note is a violation naming the 0.3
+// rule (what = "result", "stream event", ...).
+void v03_notes(OpResult& r, const std::vector<std::string>& notes, const std::string& what);
+// The 0.3 stream's end (§9.1 "End of stream"): the last status-update carries
+// final:true and nothing follows an event that does. One entry per event.
+void check_v03_final(OpResult& r, const std::vector<bool>& is_status, const std::vector<bool>& finals);
+
 }  // namespace http_detail
+
+// rest_v03_ops.cpp: abstract operations on a rest@0.3 interface.
+OpResult rest_v03_operation(Session& s, const std::string& operation, const Json& params, core::Deadline deadline);
 
 // rest_ops.cpp
 OpResult rest_operation(Session& s, const std::string& operation, const Json& params, core::Deadline deadline);

@@ -243,6 +243,29 @@ TEST(ApplicabilityV03, ListTasksSkipsOn0_3) {
   EXPECT_NE(r.replay_command.find("--a2a-version 0.3"), std::string::npos) << r.replay_command;
 }
 
+TEST(ApplicabilityV03, StatusUpdateWebhookWaitsSkipOn0_3) {
+  scenario::Test t;
+  scenario::Step st;
+  st.id = "delivered";
+  st.kind = scenario::StepKind::kWire;
+  st.wire = scenario::WireAction{};
+  st.wire->type = scenario::WireActionType::kExpectWebhook;
+  st.wire->spec = Json{{"until", "statusUpdate.status.state == TASK_STATE_COMPLETED"}};
+  t.steps.push_back(st);
+  RunConfig c;
+  c.target_url = "http://h/";
+  for (const char* binding : {"jsonrpc", "rest"}) {
+    BindingTarget b{binding, "http://h/", "", "0.3"};
+    std::string why = skip_reason(t, c, &b);
+    EXPECT_NE(why.find("A2A 0.3 webhooks deliver the whole Task"), std::string::npos) << binding << ": " << why;
+    BindingTarget v1{binding, "http://h/", "", "1.0"};
+    EXPECT_EQ(skip_reason(t, c, &v1), "") << binding;
+  }
+  t.steps[0].wire->spec = Json{{"count", 1}};
+  BindingTarget b{"jsonrpc", "http://h/", "", "0.3"};
+  EXPECT_EQ(skip_reason(t, c, &b), "") << "other webhook waits run on 0.3";
+}
+
 }  // namespace
 }  // namespace a2a::engine
 

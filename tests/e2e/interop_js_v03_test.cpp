@@ -5,9 +5,9 @@
 // A2A-Version: 1.0. tests/interop/js/README.md ("agent-v03.mjs") records its wire format;
 // tests/interop/js/probe-v03.sh (ctest interop_js_probe_v03) checks it with curl.
 //
-// The runner certifies it once it has its 0.3 profile: the run completes, every result is
-// on a 0.3 binding (jsonrpc@0.3, rest@0.3), and nothing is FAIL/TIMEOUT/XPASS beyond
-// fixtures/interop/js-sdk-v03-known-failures.yaml.
+// The runner certifies it with its 0.3 profile (suites/a2a and suites/a2a-0.3): the run
+// completes, every result is on a 0.3 binding (jsonrpc@0.3, rest@0.3), both have results,
+// and nothing is FAIL/TIMEOUT/XPASS beyond fixtures/interop/js-sdk-v03-known-failures.yaml.
 //
 // Unlike interop_js_test.cpp (which fails so that CI cannot lose it), this test skips
 // with the reason when node or tests/interop/js/node_modules is missing.
@@ -47,11 +47,7 @@ bool is_v03_binding(const std::string& b) { return b == "jsonrpc@0.3" || b == "r
 
 }  // namespace
 
-// DISABLED_ until the runner's 0.3 profile merges (0.3 interfaces as bindings jsonrpc@0.3 /
-// rest@0.3; `run --a2a-version 0.3` to force it): today `run --url` refuses this agent's
-// card ("protocolVersion '0.3.0' is not tested (only 1.x is supported)"). Enable it then,
-// and fill the known-failures file with what the run shows (each entry citing the spec).
-TEST(InteropRunnerV03, DISABLED_CertifiesTheJsSdkV03AgentWithNoUnexplainedFailure) {
+TEST(InteropRunnerV03, CertifiesTheJsSdkV03AgentWithNoUnexplainedFailure) {
   if (auto why = js_missing(); !why.empty()) FAIL() << why;
   HttpPeer agent({"node", kJsDir + "/agent-v03.mjs", "--port", "0"}, 30000);
   ASSERT_TRUE(agent.ok()) << agent.error();
@@ -61,7 +57,8 @@ TEST(InteropRunnerV03, DISABLED_CertifiesTheJsSdkV03AgentWithNoUnexplainedFailur
   fs::remove(json);
   // No --binding / --a2a-version: the runner must find both 0.3 interfaces from the card.
   auto r = run_command({A2A_CONFORM, "run", "--url", agent.url(), "-j2", "-q", "--color", "never",
-                        "--known-failures", kKnown, "--json", json.string(), kSrc + "/suites/a2a"},
+                        "--known-failures", kKnown, "--json", json.string(), kSrc + "/suites/a2a",
+                        kSrc + "/suites/a2a-0.3"},
                        600000);
   ASSERT_FALSE(r.timed_out) << r.out << r.err;
   // 0 conformant, 1 conformance failures (reported below per result); 2 is a harness error.
