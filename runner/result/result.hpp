@@ -144,7 +144,7 @@ struct RunResult {
   bool operator==(const RunResult&) const = default;
 };
 
-// "no conformance failures", "conformance failures", "harness or scenario error".
+// "nothing failed the run (...)", "conformance failures", "harness or scenario error".
 // "CONFORMANT" / "NOT CONFORMANT".
 std::string_view verdict_text(const RunResult& r);
 std::string_view describe_exit_code(int code);
