@@ -49,31 +49,48 @@ class ClientFaultMatrix : public ::testing::TestWithParam<Row> {};
 
 }  // namespace
 
+namespace {
+
+// One run's results against a row: listed scenarios fail for the stated
+// reason (a SHOULD scenario that does not pass is NON_STRICT, e.g.
+// CLIENT-SJ-STREAM-002), all others pass; the ids that failed go to `failed`.
+void check_run(const Row& row, const nlohmann::json& report, const std::string& label, std::set<std::string>& failed) {
+  for (const auto& s : report["scenarios"]) {
+    std::string id = s["id"], outcome = s["outcome"], reason = s.value("reason", "");
+    if (outcome == "SKIP") continue;
+    bool listed = false;
+    for (const auto& g : row.fails) listed = listed || a2a::scenario::glob_match(g, id);
+    if (!listed) {
+      EXPECT_EQ(outcome, "PASS") << id << " should be unaffected by " << row.fault << label << ": " << reason;
+      continue;
+    }
+    failed.insert(id);
+    EXPECT_TRUE(outcome == "FAIL" || (outcome == "NON_STRICT" && s["level"] == "should"))
+        << id << " under " << row.fault << label << ": " << outcome << ": " << reason;
+    EXPECT_TRUE(reason_matches(reason, row.reason)) << id << " failed for another reason: " << reason;
+  }
+}
+
+// Every glob of the row matched a scenario that failed.
+void check_globs_matched(const Row& row, const std::set<std::string>& failed, const std::string& label) {
+  for (const auto& g : row.fails) {
+    bool matched = false;
+    for (const auto& id : failed) matched = matched || a2a::scenario::glob_match(g, id);
+    EXPECT_TRUE(matched) << label << "matrix entry " << g << " of " << row.fault << " matches no scenario";
+  }
+}
+
+}  // namespace
+
 TEST_P(ClientFaultMatrix, ListedScenariosFailForTheStatedReasonAndAllOthersPass) {
   const Row& row = GetParam();
   std::set<std::string> failed;
   for (const std::string binding : {"stdio", "jsonrpc", "rest"}) {
     auto r = a2a::testing::run_client_suite(binding, kSuites, row.fault, "--fault " + row.fault);
     ASSERT_TRUE(r.report.is_object()) << r.cmd.out << r.cmd.err;
-    for (const auto& s : r.report["scenarios"]) {
-      std::string id = s["id"], outcome = s["outcome"], reason = s.value("reason", "");
-      if (outcome == "SKIP") continue;
-      bool listed = false;
-      for (const auto& g : row.fails) listed = listed || a2a::scenario::glob_match(g, id);
-      if (!listed) {
-        EXPECT_EQ(outcome, "PASS") << id << " should be unaffected by " << row.fault << ": " << reason;
-        continue;
-      }
-      failed.insert(id);
-      EXPECT_EQ(outcome, "FAIL") << id << " under " << row.fault << ": " << reason;
-      EXPECT_TRUE(reason_matches(reason, row.reason)) << id << " failed for another reason: " << reason;
-    }
+    check_run(row, r.report, " (" + binding + ")", failed);
   }
-  for (const auto& g : row.fails) {
-    bool matched = false;
-    for (const auto& id : failed) matched = matched || a2a::scenario::glob_match(g, id);
-    EXPECT_TRUE(matched) << "matrix entry " << g << " of " << row.fault << " matches no scenario";
-  }
+  check_globs_matched(row, failed, "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, ClientFaultMatrix, ::testing::ValuesIn(load_rows()), [](const auto& info) {
@@ -90,26 +107,8 @@ TEST_P(ClientFaultMatrixStdioJson, ListedScenariosFailForTheStatedReasonAndAllOt
   std::set<std::string> failed;
   auto r = a2a::testing::run_client_suite("stdio", kSuites, row.fault, "--fault " + row.fault, "stdio-json");
   ASSERT_TRUE(r.report.is_object()) << r.cmd.out << r.cmd.err;
-  for (const auto& s : r.report["scenarios"]) {
-    std::string id = s["id"], outcome = s["outcome"], reason = s.value("reason", "");
-    if (outcome == "SKIP") continue;
-    bool listed = false;
-    for (const auto& g : row.fails) listed = listed || a2a::scenario::glob_match(g, id);
-    if (!listed) {
-      EXPECT_EQ(outcome, "PASS") << id << " should be unaffected by " << row.fault << " (stdio-json): " << reason;
-      continue;
-    }
-    failed.insert(id);
-    // A SHOULD scenario that does not pass is NON_STRICT (CLIENT-SJ-STREAM-002).
-    EXPECT_TRUE(outcome == "FAIL" || (outcome == "NON_STRICT" && s["level"] == "should"))
-        << id << " under " << row.fault << " (stdio-json): " << outcome << ": " << reason;
-    EXPECT_TRUE(reason_matches(reason, row.reason)) << id << " failed for another reason: " << reason;
-  }
-  for (const auto& g : row.fails) {
-    bool matched = false;
-    for (const auto& id : failed) matched = matched || a2a::scenario::glob_match(g, id);
-    EXPECT_TRUE(matched) << "stdio-json matrix entry " << g << " of " << row.fault << " matches no scenario";
-  }
+  check_run(row, r.report, " (stdio-json)", failed);
+  check_globs_matched(row, failed, "stdio-json ");
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, ClientFaultMatrixStdioJson,
