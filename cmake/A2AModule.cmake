@@ -2,6 +2,19 @@
 # (minus *_test.cpp) and, when tests are on, one test binary a2a_NAME_test
 # from DIR/*_test.cpp whose cases are registered with CTest one by one.
 # Files are globbed so adding a source never requires editing CMake.
+# Sources compiled on their own under A2A_UNITY_BUILD: each defines a helper
+# in an anonymous namespace under the same name as a file batched with it
+# (or has a test name that clashes with one), which a unity batch would merge.
+set(A2A_NO_UNITY_SOURCES
+  runner/transport/https_client_test.cpp runner/transport/stdio_process_test.cpp
+  runner/scenario/http_extensions_test.cpp runner/scenario/extensions_test.cpp
+  runner/engine/http_v03_test.cpp runner/engine/rest_v03_test.cpp
+  runner/match/error_expect.cpp runner/match/vars.cpp
+  reports/multi_html.cpp reports/multi_report.cpp reports/multi_report_test.cpp
+  runner/engine/rest_v03_ops.cpp
+  peers/a2a-ref-agent/http_jsonrpc_v03.cpp peers/a2a-ref-agent/http_rest.cpp
+  peers/a2a-ref-client/http_answer.cpp peers/a2a-ref-client/cli_run_test.cpp peers/a2a-ref-client/router_test.cpp)
+
 function(a2a_module name dir)
   cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS" ${ARGN})
   file(GLOB_RECURSE all_src CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/${dir}/*.cpp")
@@ -14,6 +27,12 @@ function(a2a_module name dir)
       # executables are declared by their own CMakeLists
     else()
       list(APPEND lib_src "${f}")
+    endif()
+  endforeach()
+  foreach(f IN LISTS all_src)
+    file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${f}")
+    if(rel IN_LIST A2A_NO_UNITY_SOURCES)
+      set_source_files_properties("${f}" PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
     endif()
   endforeach()
   if(lib_src)
@@ -29,6 +48,7 @@ function(a2a_module name dir)
   if(A2A_BUILD_TESTS AND test_src)
     add_executable(a2a_${name}_test ${test_src})
     target_link_libraries(a2a_${name}_test PRIVATE a2a_${name} ${M_TEST_DEPS} GTest::gtest GTest::gtest_main)
+    target_compile_options(a2a_${name}_test PRIVATE ${A2A_TEST_OPTIMIZE})
     target_compile_definitions(a2a_${name}_test PRIVATE
       A2A_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
       A2A_BINARY_DIR="${CMAKE_BINARY_DIR}"

@@ -1,12 +1,14 @@
 #include <gtest/gtest.h>
 
+#include "runner/match/test_json.hpp"
+
 #include "runner/match/assert.hpp"
 
 using namespace a2a::match;
 
 namespace {
 
-Json J(const char* text) { return Json::parse(text); }
+using a2a::match::testing::J;
 
 // One row: actual, assertion, verdict. Both sides are JSON text.
 struct Case {

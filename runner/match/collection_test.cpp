@@ -1,12 +1,14 @@
 #include <gtest/gtest.h>
 
+#include "runner/match/test_json.hpp"
+
 #include "runner/match/collection.hpp"
 
 using namespace a2a::match;
 
 namespace {
 
-Json J(const char* text) { return Json::parse(text); }
+using a2a::match::testing::J;
 
 const Json kSend = J(R"({"task": {"id": "t-1", "artifacts": [
     {"parts": [{"text": "hello"}, {"data": {"k": 1}}]},

@@ -1,12 +1,14 @@
 #include <gtest/gtest.h>
 
+#include "runner/match/test_json.hpp"
+
 #include "runner/match/error_expect.hpp"
 
 using namespace a2a::match;
 
 namespace {
 
-Json J(const char* text) { return Json::parse(text); }
+using a2a::match::testing::J;
 
 Json error_of(int code, const char* reason = "TASK_NOT_FOUND") {
   return {{"code", code},

@@ -1,12 +1,14 @@
 #include <gtest/gtest.h>
 
+#include "runner/match/test_json.hpp"
+
 #include "runner/match/error_expect.hpp"
 
 using namespace a2a::match;
 
 namespace {
 
-Json J(const char* text) { return Json::parse(text); }
+using a2a::match::testing::J;
 
 // A google.rpc.Status `error` member; reason "" = no ErrorInfo detail.
 Json rest_error(int code, const char* status, const char* reason) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "runner/match/test_json.hpp"
+
 #include "runner/match/event_view.hpp"
 #include "runner/match/stream.hpp"
 
@@ -7,7 +9,7 @@ using namespace a2a::match;
 
 namespace {
 
-Json J(const char* text) { return Json::parse(text); }
+using a2a::match::testing::J;
 
 Json status(const char* state, bool final = false) {
   Json e = {{"statusUpdate", {{"taskId", "t"}, {"status", {{"state", state}}}}}};

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "runner/match/test_json.hpp"
+
 #include <regex>
 #include <set>
 
@@ -10,7 +12,7 @@ using a2a::core::ErrorKind;
 
 namespace {
 
-Json J(const char* text) { return Json::parse(text); }
+using a2a::match::testing::J;
 
 Vars sample_vars() {
   Vars v;

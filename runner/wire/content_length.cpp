@@ -14,6 +14,7 @@
 
 #include "runner/core/escape.hpp"
 #include "runner/wire/codec.hpp"
+#include "runner/wire/scan_support.hpp"
 
 namespace a2a::wire {
 namespace {
@@ -29,7 +30,7 @@ constexpr size_t kKeptBodyCapacity = 1 << 20;
 constexpr std::string_view kCanonicalName = "Content-Length: ";
 constexpr std::string_view kCanonicalTypeLine = "Content-Type: application/json\r\n";
 // take(): how far ahead of the next frame its successors' header lines are prefetched.
-constexpr size_t kPrefetchAhead = 1024;
+using detail::kPrefetchAhead;
 
 bool is_header_byte(unsigned char c) {
   return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\r' || c == '\n';
@@ -69,7 +70,7 @@ bool parse_decimal(std::string_view v, bool allow_plus_and_zeros, uint64_t& out)
   return true;
 }
 
-std::string at(uint64_t offset) { return "byte " + std::to_string(offset) + ": "; }
+using detail::at;
 std::string quoted(std::string_view bytes) { return "'" + core::escape_bytes(bytes, kShownBytes) + "'"; }
 
 // The header block every conforming writer emits (encode_content_length's,

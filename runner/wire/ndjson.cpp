@@ -8,11 +8,12 @@
 #include <utility>
 
 #include "runner/wire/codec.hpp"
+#include "runner/wire/scan_support.hpp"
 
 namespace a2a::wire {
 namespace {
 
-std::string at(uint64_t offset) { return "byte " + std::to_string(offset) + ": "; }
+using detail::at;
 
 class NdjsonDecoder final : public Decoder {
  public:

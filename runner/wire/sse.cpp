@@ -6,6 +6,8 @@
 // whose single data line lies in the caller's chunk is never copied.
 #include "runner/wire/sse.hpp"
 
+#include "runner/wire/scan_support.hpp"
+
 #include <charconv>
 #include <cstring>
 
@@ -19,7 +21,7 @@ namespace {
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 // A line buffer that grew past this (one huge line) is released after use.
 constexpr size_t kKeptLineCapacity = 1 << 20;
-constexpr size_t kPrefetchAhead = 1024;
+using detail::kPrefetchAhead;
 
 // Index of the first CR or LF in p[0, n), or n: one pass over the bytes
 // (SSE2 where the target has it), whichever terminator the line has.
