@@ -22,6 +22,12 @@ void add_selection_flags(CLI::App* app, Options& o,
       ->allow_extra_args(false);
   app->add_option("--section", o.sections, "Only tests whose spec_ref contains this text (repeatable)")
       ->allow_extra_args(false);
+  app->add_option("--shard", o.shard,
+                  "K/N: only the K-th of N stable, disjoint parts of the selection (1-based; a scenario's part "
+                  "depends on its id alone). Without it, Bazel's TEST_TOTAL_SHARDS/TEST_SHARD_INDEX or "
+                  "GoogleTest's GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX (0-based) apply. `a2a-conform merge` "
+                  "joins the shards' report.json files (docs/sharding.md)")
+      ->allow_extra_args(false);
 }
 
 // `run`: an agent executable (stdio) or an HTTP agent (--url).
@@ -150,7 +156,9 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform run --agent ./a --agent \"./b --x\" --url U     several targets in turn, one combined report\n"
       "  a2a-conform client --cmd \"./my-client --agent {target}\"  test a client: the runner plays its agent\n"
       "  a2a-conform check suites/                              validate scenario files only\n"
-      "  a2a-conform list --level must                          list the selected scenarios\n\n"
+      "  a2a-conform list --level must                          list the selected scenarios\n"
+      "  a2a-conform run --agent ./a --shard 2/3 --json s2.json   one of 3 shards (a CI matrix job)\n"
+      "  a2a-conform merge s1.json s2.json s3.json --report-dir out   the shards as one run's reports\n\n"
       "Exit codes: 0 conformant, 1 conformance failures (FAIL, TIMEOUT, XPASS), 2 usage or harness error.\n"
       "Scenario format: docs/scenario-format.md. Reports: docs/reports.md."};
   app.require_subcommand(1);
@@ -161,6 +169,24 @@ int main_with_args(int argc, char** argv) {
   check->add_option("paths", o.paths, "Scenario files; default: every suites/**/*.acts.yaml");
   auto* list = app.add_subcommand("list", "List the scenarios a selection picks");
   add_selection_flags(list, o);
+  std::vector<std::string> merge_files;
+  auto* merge = app.add_subcommand(
+      "merge",
+      "Join the report.json files of the shards of one run (run --shard K/N, or Bazel's / GoogleTest's shard\n"
+      "variables) into the reports one unsharded run writes: same outcomes, verdict and exit code. Also takes\n"
+      "the reports of several targets (a combined report, a section per target). A scenario in two reports,\n"
+      "a missing shard or scenario, or shards of different selections are errors (exit 2). Example:\n"
+      "  a2a-conform run --agent ./agent --shard 1/3 --json s1.json   (and 2/3, 3/3 on other machines)\n"
+      "  a2a-conform merge s1.json s2.json s3.json --report-dir out");
+  merge->add_option("reports", merge_files, "report.json files of the shards (or a combined report.json index)")
+      ->required();
+  merge->add_option("--report-dir", o.report_dir, "Write report.json, junit.xml, report.html and the ACTS report here");
+  merge->add_option("--json", o.json_path, "JSON report path");
+  merge->add_option("--junit", o.junit_path, "JUnit XML report path");
+  merge->add_option("--html", o.html_path, "Self-contained HTML report path");
+  merge->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report");
+  merge->add_flag("-q,--quiet", o.quiet, "Only the recap and the verdict");
+  merge->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -168,6 +194,7 @@ int main_with_args(int argc, char** argv) {
   }
   if (*check) return cmd_check(o);
   if (*list) return cmd_list(o);
+  if (*merge) return cmd_merge(o, merge_files, command_line);
   o.client_run = client->parsed();
   collect_targets(client->parsed() ? client : run, o);
   return cmd_run(o, command_line);

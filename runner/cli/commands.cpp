@@ -23,8 +23,17 @@ namespace a2a::cli {
 
 namespace fs = std::filesystem;
 
+// The suites and profiles: ./suites in a checkout, else beside an installed
+// a2a-conform (PREFIX/bin/../share/a2a-conform/suites, where `cmake
+// --install` and the .deb put them), else the source tree it was built from.
 fs::path suites_root() {
   if (fs::exists("suites/profiles")) return "suites";
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / "share" / "a2a-conform" / "suites";
+    if (fs::exists(installed / "profiles", ec)) return installed;
+  }
   return fs::path(A2A_SOURCE_DIR) / "suites";
 }
 
@@ -104,6 +113,19 @@ scenario::Selection selection_of(const Options& o) {
   return sel;
 }
 
+core::Expected<std::vector<const scenario::Test*>> select_shard(const Options& o,
+                                                                 const std::vector<scenario::Document>& docs,
+                                                                 scenario::Shard* shard_out,
+                                                                 std::vector<std::string>* all) {
+  auto shard = scenario::resolve_shard(o.shard, scenario::process_env());
+  if (!shard) return core::fail(shard.error());
+  auto tests = scenario::select_tests(docs, selection_of(o));
+  if (all)
+    for (const auto* t : tests) all->push_back(t->id);
+  if (shard_out) *shard_out = *shard;
+  return scenario::apply_shard(tests, *shard);
+}
+
 int cmd_check(const Options& o) {
   auto paths = expand_paths(o.paths);
   auto docs = load_all(paths);
@@ -123,7 +145,12 @@ int cmd_list(const Options& o) {
     std::cerr << docs.error().message << "\n";
     return kExitUsage;
   }
-  for (const auto* t : scenario::select_tests(*docs, selection_of(o)))
+  auto tests = select_shard(o, *docs);
+  if (!tests) {
+    std::cerr << "a2a-conform list: " << tests.error().message << "\n";
+    return kExitUsage;
+  }
+  for (const auto* t : *tests)
     std::cout << t->id << "  [" << scenario::to_string(t->level) << "]  " << t->name << "  ("
               << t->where.str() << ")\n";
   return 0;

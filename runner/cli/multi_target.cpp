@@ -40,6 +40,39 @@ core::Expected<void> write_file(const std::string& path, const std::function<voi
   return reports::write_text_file(path, ss.str());
 }
 
+// One target: set up, header, run, recap. A target that cannot be set up
+// (its command does not split, its card cannot be had) is recorded, not fatal.
+reports::TargetRun run_one(const Options& all, size_t index, const std::string& command_line,
+                           const SelectedTests& sel, reports::ConsoleReporter& console) {
+  const auto& tests = sel.tests;
+  Options o = with_target(all, all.targets[index]);
+  engine::RunConfig cfg;
+  cfg.command_line = command_line;
+  configure(o, cfg);  // checked once before the first target
+  reports::TargetRun t;
+  t.id = reports::target_id(index + 1, all.targets[index].value);
+  std::string log;
+  t.error = setup_target(o, tests, cfg, log);
+  auto who = describe_target(o, cfg);
+  console.on_target(who.role, who.profile, who.target, static_cast<int>(index + 1),
+                    static_cast<int>(all.targets.size()));
+  std::cout << log;
+  if (!t.error.empty()) {
+    std::cout << "error: " << t.error << "\n";
+    stamp_target(t.run, who);
+    stamp_shard(t.run, sel);
+    t.run.tool_version = cfg.tool_version;
+    t.run.command_line = command_line;
+    return t;
+  }
+  t.run = run_target(o, cfg, tests, console);
+  stamp_shard(t.run, sel);
+  console.finish(t.run);
+  return t;
+}
+
+}  // namespace
+
 // targets/N-NAME/ under --report-dir: report.json, junit.xml; ACTS reports
 // there or under --acts-report-dir. Returns the paths written.
 core::Expected<std::vector<std::string>> write_target_reports(const Options& o, const reports::TargetRun& t) {
@@ -73,7 +106,7 @@ core::Expected<std::vector<std::string>> write_target_reports(const Options& o, 
 
 // Paths in a combined report are relative to the folder of that report, so
 // the links of report.html work wherever the folder is copied.
-void files_relative_to(std::vector<reports::TargetRun>& targets,
+static void files_relative_to(std::vector<reports::TargetRun>& targets,
                        const std::vector<std::vector<std::string>>& written, const std::string& report_path) {
   fs::path base = fs::absolute(fs::path(report_path)).parent_path();
   for (size_t i = 0; i < targets.size(); ++i) {
@@ -110,36 +143,6 @@ core::Expected<void> write_combined(const Options& o, std::vector<reports::Targe
   return {};
 }
 
-// One target: set up, header, run, recap. A target that cannot be set up
-// (its command does not split, its card cannot be had) is recorded, not fatal.
-reports::TargetRun run_one(const Options& all, size_t index, const std::string& command_line,
-                           const std::vector<const scenario::Test*>& tests, reports::ConsoleReporter& console) {
-  Options o = with_target(all, all.targets[index]);
-  engine::RunConfig cfg;
-  cfg.command_line = command_line;
-  configure(o, cfg);  // checked once before the first target
-  reports::TargetRun t;
-  t.id = reports::target_id(index + 1, all.targets[index].value);
-  std::string log;
-  t.error = setup_target(o, tests, cfg, log);
-  auto who = describe_target(o, cfg);
-  console.on_target(who.role, who.profile, who.target, static_cast<int>(index + 1),
-                    static_cast<int>(all.targets.size()));
-  std::cout << log;
-  if (!t.error.empty()) {
-    std::cout << "error: " << t.error << "\n";
-    stamp_target(t.run, who);
-    t.run.tool_version = cfg.tool_version;
-    t.run.command_line = command_line;
-    return t;
-  }
-  t.run = run_target(o, cfg, tests, console);
-  console.finish(t.run);
-  return t;
-}
-
-}  // namespace
-
 int cmd_run_targets(const Options& o, const std::string& command_line) {
   const char* cmd = o.client_run ? "client" : "run";
   if (auto why = usage_problem(o); !why.empty()) {
@@ -160,7 +163,7 @@ int cmd_run_targets(const Options& o, const std::string& command_line) {
   std::vector<std::vector<std::string>> written;
   bool write_failed = false;
   for (size_t i = 0; i < o.targets.size(); ++i) {
-    targets.push_back(run_one(o, i, command_line, sel->tests, console));
+    targets.push_back(run_one(o, i, command_line, *sel, console));
     auto w = write_target_reports(o, targets.back());
     if (!w) {
       std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";

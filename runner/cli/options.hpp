@@ -11,6 +11,7 @@
 #include "runner/result/result.hpp"
 #include "runner/scenario/loader.hpp"
 #include "runner/scenario/selection.hpp"
+#include "runner/scenario/shard.hpp"
 
 namespace a2a::cli {
 
@@ -40,6 +41,7 @@ struct Options {
   std::vector<std::string> vars;  // NAME=VALUE
   std::string profile = "p46";
   std::vector<std::string> ids, tags, levels, sections;
+  std::string shard;  // --shard K/N ("" = the engines' variables, else unsharded)
   int jobs = 1;
   double timeout_scale = 1.0;
   int run_timeout_ms = 0;
@@ -63,11 +65,19 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths, boo
 // Loads every file (and its includes) once; all problems at once.
 core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::string>& paths);
 scenario::Selection selection_of(const Options& o);
+// The selected tests of `docs` in this run's shard (--shard, else Bazel's or
+// GoogleTest's variables); `all` gets the whole selection's ids when given.
+core::Expected<std::vector<const scenario::Test*>> select_shard(const Options& o,
+                                                                 const std::vector<scenario::Document>& docs,
+                                                                 scenario::Shard* shard = nullptr,
+                                                                 std::vector<std::string>* all = nullptr);
 core::Expected<void> write_reports(const Options& o, const result::RunResult& run);
 
 int cmd_check(const Options& o);
 int cmd_list(const Options& o);
 // `run` and `client`.
 int cmd_run(const Options& o, const std::string& command_line);
+// `merge`: shard (or per-target) report.json files joined (merge_command.cpp).
+int cmd_merge(const Options& o, const std::vector<std::string>& files, const std::string& command_line);
 
 }  // namespace a2a::cli

@@ -4,6 +4,7 @@
 #include "runner/cli/targets.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -161,11 +162,22 @@ std::unique_ptr<SelectedTests> load_selection(const Options& o, bool client) {
   }
   sel->docs = std::move(*docs);
   apply_vars(o.vars, sel->docs);
-  sel->tests = scenario::select_tests(sel->docs, selection_of(o));
-  if (sel->tests.empty()) {
-    std::cerr << "a2a-conform " << (client ? "client" : "run") << ": no scenario matches the selection\n";
+  const char* cmd = client ? "client" : "run";
+  auto tests = select_shard(o, sel->docs, &sel->shard, &sel->selection);
+  if (!tests) {
+    std::cerr << "a2a-conform " << cmd << ": " << tests.error().message << "\n";
     return nullptr;
   }
+  sel->tests = std::move(*tests);
+  if (sel->selection.empty()) {
+    std::cerr << "a2a-conform " << cmd << ": no scenario matches the selection\n";
+    return nullptr;
+  }
+  if (sel->shard.sharded() && !o.quiet)
+    std::cout << "shard " << sel->shard.str() << " (" << sel->shard.source << "): " << sel->tests.size() << " of "
+              << sel->selection.size() << " selected scenarios\n";
+  // Bazel's sharding protocol: the test says it honours sharding by touching the file.
+  if (!sel->shard.status_file.empty()) std::ofstream(sel->shard.status_file, std::ios::app);
   return sel;
 }
 
@@ -193,16 +205,22 @@ result::RunResult run_target(const Options& o, const engine::RunConfig& cfg,
   return run;
 }
 
+void stamp_shard(result::RunResult& run, const SelectedTests& sel) {
+  if (!sel.shard.sharded()) return;
+  run.shard = result::ShardInfo{sel.shard.index, sel.shard.total, sel.selection};
+}
+
 namespace {
 
 // The engine, the console and the report writers on the selected tests.
-int execute(const Options& o, const engine::RunConfig& cfg, const std::vector<const scenario::Test*>& tests,
-            const std::string& log) {
+int execute(const Options& o, const engine::RunConfig& cfg, const SelectedTests& sel, const std::string& log) {
+  const auto& tests = sel.tests;
   reports::ConsoleReporter console(std::cout, console_options(o));
   auto who = describe_target(o, cfg);
   console.on_target(who.role, who.profile, who.target);
   std::cout << log;
   auto run = run_target(o, cfg, tests, console);
+  stamp_shard(run, sel);
   if (auto w = write_reports(o, run); !w) {
     std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";
     console.finish(run);
@@ -230,7 +248,7 @@ int cmd_run(const Options& o_in, const std::string& command_line) {
     std::cerr << log << why << "\n";
     return kExitUsage;
   }
-  return execute(o, cfg, sel->tests, log);
+  return execute(o, cfg, *sel, log);
 }
 
 }  // namespace a2a::cli

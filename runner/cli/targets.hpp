@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "reports/console.hpp"
+#include "reports/multi_report.hpp"
 #include "runner/cli/options.hpp"
 #include "runner/engine/config.hpp"
 
@@ -34,8 +35,14 @@ Options with_target(const Options& o, const TargetSpec& t);
 // The loaded documents and the tests the selection picked (pointers into docs).
 struct SelectedTests {
   std::vector<scenario::Document> docs;
-  std::vector<const scenario::Test*> tests;
+  std::vector<const scenario::Test*> tests;  // this shard's part of the selection
+  scenario::Shard shard;                     // 1/1 when not sharded
+  std::vector<std::string> selection;        // every selected id, all shards
 };
+
+// Records the shard (and the whole selection, which `merge` checks the
+// shards against) in a result; nothing when the run is not sharded.
+void stamp_shard(result::RunResult& run, const SelectedTests& sel);
 
 reports::ConsoleOptions console_options(const Options& o);
 // The shared parts of every target's configuration (profile, known
@@ -51,6 +58,16 @@ std::string setup_target(const Options& o, const std::vector<const scenario::Tes
 // scenario; not finish) and stamps role, profile and target on the result.
 result::RunResult run_target(const Options& o, const engine::RunConfig& cfg,
                              const std::vector<const scenario::Test*>& tests, reports::ConsoleReporter& console);
+
+// targets/N-NAME/ under --report-dir (report.json, junit.xml) and the ACTS
+// reports there or under --acts-report-dir; the paths written.
+core::Expected<std::vector<std::string>> write_target_reports(const Options& o, const reports::TargetRun& t);
+// The combined report.json, junit.xml and report.html of several targets
+// (--report-dir or the explicit paths); `written` is write_target_reports'
+// answer per target, linked from the combined reports.
+core::Expected<void> write_combined(const Options& o, std::vector<reports::TargetRun>& targets,
+                                    const std::vector<std::vector<std::string>>& written,
+                                    const reports::CombinedInfo& info);
 
 // Several targets: each run in turn with the same selection; combined
 // reports; exit code the worst over targets (multi_target.cpp).

@@ -112,6 +112,16 @@ struct Counts {
   bool operator==(const Counts&) const = default;
 };
 
+// A run that covered one shard of a selection (--shard K/N): `merge` joins
+// the N results and checks them against `selection`.
+struct ShardInfo {
+  int index = 1;  // 1-based
+  int total = 1;
+  std::vector<std::string> selection;  // every selected scenario id, all shards, in selection order
+
+  bool operator==(const ShardInfo&) const = default;
+};
+
 struct RunResult {
   int schema_version = 2;
   std::string tool_version;
@@ -129,6 +139,7 @@ struct RunResult {
   std::vector<std::string> profiles;
   std::vector<std::string> bindings;
   std::vector<ScenarioResult> scenarios;
+  std::optional<ShardInfo> shard;  // set only when the run was sharded (N > 1)
 
   Counts counts() const;
   Counts counts_for(Level l) const;

@@ -117,6 +117,11 @@ json to_json(const RunResult& r) {
   j["counts"] = counts_json(r.counts());
   j["by_level"] = json::object();
   for (Level l : kAllLevels) j["by_level"][std::string(to_string(l))] = counts_json(r.counts_for(l));
+  if (r.shard) {
+    json sh = {{"index", r.shard->index}, {"total", r.shard->total}, {"selection", json::array()}};
+    for (const auto& id : r.shard->selection) sh["selection"].push_back(to_valid_utf8(id));
+    j["shard"] = std::move(sh);
+  }
   j["scenarios"] = json::array();
   for (const auto& s : r.scenarios) j["scenarios"].push_back(scenario_json(s));
   return j;

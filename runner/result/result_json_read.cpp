@@ -191,6 +191,16 @@ core::Expected<RunResult> parse_run_result(const json& j) {
   r.text("command_line", out.command_line);
   r.strings("profiles", out.profiles);
   r.strings("bindings", out.bindings);
+  if (const json* sh = r.child("shard", json::value_t::object)) {
+    Reader sr(*sh, "/shard", &error);
+    ShardInfo info;
+    sr.integer("index", info.index);
+    sr.integer("total", info.total);
+    sr.strings("selection", info.selection);
+    if (info.total < 1 || info.index < 1 || info.index > info.total)
+      sr.fail("index", "must be from 1 to /shard/total");
+    out.shard = std::move(info);
+  }
   read_array(r, "scenarios", out.scenarios, &error,
              [&](Reader& sr) { return read_scenario(sr, &error); });
   if (!error.empty()) return core::fail(core::ErrorKind::kSchema, error);
