@@ -4,6 +4,10 @@
 #         and the end-to-end tests (a2a_e2e_test); not the slow meta-tests.
 #   tsan  TSan (preset tsan, build-tsan/): the concurrency tests.
 #   all   both (the default).
+#   build asan|tsan   only configure and build what that preset runs (asan:
+#         with the libFuzzer targets of scripts/fuzz.sh); scripts/test.sh runs
+#         this in the background, at the lowest CPU priority, while the main
+#         phase's tests wait on deadlines (docs/ci.md).
 # Builds only the test binaries the chosen set needs, with -j$JOBS (default 2).
 # Every process of the run (test binaries and the a2a-ref-agent, a2a-conform
 # and a2a-ref-client they spawn) writes any report to <build>/sanitizer-reports/;
@@ -30,7 +34,7 @@ TSAN_BINARIES=(a2a_transport_test a2a_engine_test a2a_agent_core_test a2a_client
 TSAN_E2E='^(RefClientAgentLibrary\.|RunnerSelfTest\.|ActsOverHttp\.|HttpRunner\.Smoke|RefClientAgent\.(Stream|Subscribe|ReturnImmediately)|RefAgentLoad\.(TwoHundred|FiveHundred|LongPipelined)|Fixtures/HostileStdioAgent\..*/(flood_stdout|flood_frames|notification_flood|stderr_flood)|Fixtures/HostileHttpAgent\..*/http_endless_sse|InteropRunner\.|Interop/Bindings\.JsSdkClient)'
 
 usage() {
-  echo "usage: scripts/sanitize.sh [asan|tsan|all]" >&2
+  echo "usage: scripts/sanitize.sh [asan|tsan|all|build asan|build tsan]" >&2
   exit 64
 }
 
@@ -63,21 +67,36 @@ run_ctest() {
   ctest --test-dir "$dir" -j"$JOBS" --output-on-failure --no-tests=error "$@"
 }
 
+# The test binaries a preset runs (asan: every one but the meta-tests).
+preset_binaries() {
+  local preset="$1" dir="$ROOT/build-$1"
+  if [ "$preset" = asan ]; then
+    test_binaries "$dir" | grep -vx a2a_meta_test
+  else
+    printf '%s\n' "${TSAN_BINARIES[@]}" a2a_e2e_test
+  fi
+}
+
+build_preset() {
+  local preset="$1" dir="$ROOT/build-$1"
+  cmake --preset "$preset" >/dev/null || return 1
+  local targets=()
+  mapfile -t targets < <(preset_binaries "$preset")
+  # The fuzz targets share the asan build (scripts/fuzz.sh).
+  if [ "$preset" = asan ]; then targets+=($(ninja -C "$dir" -t targets all | sed -n 's/^\(fuzz_[a-z_]*\): .*/\1/p' | sort -u)); fi
+  echo "sanitize[$preset]: building ${targets[*]}"
+  cmake --build "$dir" -j"$JOBS" --target "${targets[@]}"
+}
+
 run_preset() {
   local preset="$1"
   local dir="$ROOT/build-$preset" reports="$ROOT/build-$preset/sanitizer-reports"
   local t0 t1 t2 rc=0
   t0=$(date +%s)
   # Explicit returns: errexit is off inside a function called as `f || rc=1`.
-  cmake --preset "$preset" >/dev/null || return 1
+  build_preset "$preset" || return 1
   local binaries=()
-  if [ "$preset" = asan ]; then
-    mapfile -t binaries < <(test_binaries "$dir" | grep -vx a2a_meta_test)
-  else
-    binaries=("${TSAN_BINARIES[@]}" a2a_e2e_test)
-  fi
-  echo "sanitize[$preset]: building ${binaries[*]}"
-  cmake --build "$dir" -j"$JOBS" --target "${binaries[@]}" || return 1
+  mapfile -t binaries < <(preset_binaries "$preset")
   t1=$(date +%s)
 
   # The e2e tests include the interop tests (node partners); a no-op when set up.
@@ -114,6 +133,9 @@ run_preset() {
 
 case "$MODE" in
   asan | tsan) run_preset "$MODE" ;;
+  build)
+    case "${2:-}" in asan | tsan) build_preset "$2" ;; *) usage ;; esac
+    ;;
   all)
     rc=0
     run_preset asan || rc=1
