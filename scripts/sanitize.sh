@@ -30,6 +30,10 @@ REPORT_EXIT=97
 # streaming, 200 concurrent clients, 500 concurrent streams, a long pipelined
 # stdio session, 4 threads pipelining on one client session, floods the
 # reader threads must survive.
+# The ASan set leaves out two e2e load tests that repeat, thousands of times,
+# paths the other e2e tests cover (130 s under ASan; TSan still runs the
+# pipelined one): the bounded-memory claims they make are the g++ build's.
+ASAN_E2E_SKIP='^RefAgentLoad\.(LongPipelinedStdioSession|MemoryReturnsToItsLevel)'
 TSAN_BINARIES=(a2a_transport_test a2a_engine_test a2a_agent_core_test a2a_client_core_test)
 TSAN_E2E='^(RefClientAgentLibrary\.|RunnerSelfTest\.|ActsOverHttp\.|HttpRunner\.Smoke|RefClientAgent\.(Stream|Subscribe|ReturnImmediately)|RefAgentLoad\.(TwoHundred|FiveHundred|LongPipelined)|Fixtures/HostileStdioAgent\..*/(flood_stdout|flood_frames|notification_flood|stderr_flood)|Fixtures/HostileHttpAgent\..*/http_endless_sse|InteropRunner\.|Interop/Bindings\.JsSdkClient)'
 
@@ -120,7 +124,7 @@ run_preset() {
   fi
   # Each ctest test carries its binary's name as label (cmake/A2AModule.cmake).
   if [ "$preset" = asan ]; then
-    run_ctest "$dir" -L "$(join_regex "${binaries[@]}")" || rc=1
+    run_ctest "$dir" -L "$(join_regex "${binaries[@]}")" -E "$ASAN_E2E_SKIP" || rc=1
   else
     run_ctest "$dir" -L "$(join_regex "${TSAN_BINARIES[@]}")" || rc=1
     run_ctest "$dir" -L '^a2a_e2e_test$' -R "$TSAN_E2E" || rc=1
