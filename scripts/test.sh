@@ -59,9 +59,12 @@ run_phase() {
 # The sanitizer builds (clang, ASan and TSan trees) in the background at the
 # lowest CPU priority while the main phase's tests run: those mostly wait on
 # deadlines and leave the cores idle, and at nice 19 the builds yield to them.
-# The asan/tsan phases wait for it, then build what is left (nothing, or all
-# of it after a failure, with the errors in their own log).
+# Each sanitizer phase waits until its own tree is built (a marker file the
+# background job writes), so the asan tests run while the tsan tree is still
+# building; then it builds what is left (nothing, or all of it after a
+# failure, with the errors in its own log).
 BG_PID=""
+BG_SEEN=""
 BG_LOG="$LOGS/sanitizer-builds.log"
 start_background_builds() {
   local presets=()
@@ -73,17 +76,34 @@ start_background_builds() {
   # kernel's autogroup scheduling a session's nice counts only within it, so
   # the session's own autogroup is set to 19 too (else it gets half the CPU).
   setsid nice -n 19 bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null
-    for p in "$@"; do bash scripts/sanitize.sh build "$p" || exit 1; done' _ "${presets[@]}" \
+    logs="$1"; shift
+    for p in "$@"; do
+      bash scripts/sanitize.sh build "$p" || { echo "$p: failed" >"$logs/built-$p"; exit 1; }
+      echo "$p: ok after $(($(date +%s) - $0)) s" >"$logs/built-$p"
+    done' "$BG_T0" "$LOGS" "${presets[@]}" \
     >"$BG_LOG" 2>&1 </dev/null &
   BG_PID=$!
 }
-wait_background_builds() {
-  [ -n "$BG_PID" ] || return 0
-  local rc=0
-  wait "$BG_PID" || rc=$?
-  status_lines+=("$(printf '%-8s %-18s %5d s  %5s min  (in the background of main)' bg-build \
-    "$([ "$rc" = 0 ] && echo ok || echo "failed, rebuilt")" $(($(date +%s) - BG_T0)) "$(minutes $(($(date +%s) - BG_T0)))")")
-  BG_PID=""
+# wait_background_build PRESET: until that tree's marker exists or the job
+# ended (bounded: the build's own time, at most 2 hours).
+wait_background_build() {
+  [ -n "${BG_T0:-}" ] || return 0
+  local marker="$LOGS/built-$1" i
+  for ((i = 0; i < 7200; i++)); do
+    [ -n "$BG_PID" ] && [ ! -e "$marker" ] || break
+    kill -0 "$BG_PID" 2>/dev/null || break
+    sleep 1
+  done
+  if [[ " $BG_SEEN " != *" $1 "* ]]; then
+    BG_SEEN="$BG_SEEN $1"
+    local state="not built in the background"
+    [ -e "$marker" ] && state="$(cat "$marker")"
+    status_lines+=("$(printf '%-8s %s' "bg-$1" "$state (in the background at nice 19, from the start)")")
+  fi
+  if [ -n "$BG_PID" ] && ! kill -0 "$BG_PID" 2>/dev/null; then
+    wait "$BG_PID" 2>/dev/null
+    BG_PID=""
+  fi
 }
 # A stopped run leaves no build behind (it runs in its own process group).
 trap '[ -n "$BG_PID" ] && kill -- -"$BG_PID" 2>/dev/null' EXIT
@@ -119,10 +139,10 @@ for phase in $PHASES; do
   case "$phase" in
     main) run_phase main main_phase; count_ctest "$LOGS/main.log" ;;
     package) run_phase package bash scripts/check-package.sh; count_plain "$LOGS/package.log" ;;
-    asan) wait_background_builds; run_phase asan bash scripts/sanitize.sh asan; count_ctest "$LOGS/asan.log" ;;
-    tsan) wait_background_builds; run_phase tsan bash scripts/sanitize.sh tsan; count_ctest "$LOGS/tsan.log" ;;
+    asan) wait_background_build asan; run_phase asan bash scripts/sanitize.sh asan; count_ctest "$LOGS/asan.log" ;;
+    tsan) wait_background_build tsan; run_phase tsan bash scripts/sanitize.sh tsan; count_ctest "$LOGS/tsan.log" ;;
     fuzz)
-      wait_background_builds
+      wait_background_build asan
       run_phase fuzz fuzz_phase
       # one entry per target: "== <target>:" starts it, "!! <target> found" fails it
       n=$(grep -c '^== fuzz_' "$LOGS/fuzz.log" || true)
