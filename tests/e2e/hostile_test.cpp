@@ -188,7 +188,11 @@ TEST(HostileStdioAgentControl, ThousandsOfUnsolicitedNotificationsBeforeEachAnsw
 
 TEST(HostileStdioAgentControl, TheProbeScenariosPassAgainstTheReferenceAgent) {
   run_case(Case{"reference-stdio", {}, "hostile.acts.yaml", {{"PASS", "", "exit 0"}}}, {"--agent", kRefAgent});
-  run_case(Case{"reference-stdio-large", {}, "hostile-large.acts.yaml", {{"PASS", "", "exit 0"}}},
+  // A correct agent parses each 4 MiB request within the scenario's 8 s;
+  // at the default 0.4 that is 3.2 s, which an ASan-built agent on a loaded
+  // 2-core machine missed once in CI (the sanitized runs use the full 8 s).
+  run_case(Case{"reference-stdio-large", {}, "hostile-large.acts.yaml", {{"PASS", "", "exit 0"}},
+                kSanitized ? "1" : "0.4"},
            {"--agent", kRefAgent});
 }
 
