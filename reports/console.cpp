@@ -126,6 +126,8 @@ void ConsoleReporter::write_recap_entry(const ScenarioResult& s) {
     if (!f.expected.empty()) out_ << "  expected: " << one_line(f.expected, max) << "\n";
     if (!f.actual.empty()) out_ << "  actual:   " << one_line(f.actual, max) << "\n";
   }
+  for (const auto& q : s.quotes)
+    out_ << "  rule:     " << one_line(q.source + " " + q.section + ": \"" + q.text + "\"", 600) << "\n";
   if (!s.source.empty()) out_ << "  source:   " << one_line(s.source, 200) << "\n";
   if (!s.replay_command.empty()) out_ << "  replay:   " << one_line(s.replay_command, 1000) << "\n";
 }

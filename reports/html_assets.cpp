@@ -27,6 +27,8 @@ header.top { border-bottom:1px solid var(--line); padding-bottom:16px; }
 dl.meta, dl.facts { display:grid; grid-template-columns:max-content 1fr; gap:2px 16px; margin:10px 0; }
 dl.meta dt, dl.facts dt { color:var(--muted); }
 dl.meta dd, dl.facts dd { margin:0; overflow-wrap:anywhere; }
+blockquote.rule { margin:0 0 4px; padding:2px 8px; border-left:3px solid var(--muted); font-style:italic; }
+blockquote.rule footer { font-style:normal; color:var(--muted); font-size:90%; }
 table { border-collapse:collapse; margin:6px 0; }
 th, td { border:1px solid var(--line); padding:4px 8px; text-align:left; vertical-align:top; }
 th { background:var(--panel); font-weight:600; }

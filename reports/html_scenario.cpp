@@ -53,6 +53,11 @@ void write_facts(std::ostream& out, const ScenarioResult& s) {
     if (!value_html.empty()) out << "<dt>" << label << "</dt><dd>" << value_html << "</dd>\n";
   };
   fact("Spec", esc(s.spec_ref));
+  std::string rules;
+  for (const auto& q : s.quotes)
+    rules += "<blockquote class=\"rule\">" + esc(q.text) + "<footer>" + esc(q.source) + " " + esc(q.section) +
+             "</footer></blockquote>";
+  fact("Rule", rules);
   fact("Source", s.source.empty() ? "" : "<code>" + esc(s.source) + "</code>");
   fact("Suite", esc(s.suite_name.empty() ? s.suite_id : s.suite_name + " (" + s.suite_id + ")"));
   std::string tags;

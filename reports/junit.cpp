@@ -69,6 +69,8 @@ std::string failure_body(const ScenarioResult& s, const JunitOptions& o) {
     if (!f.actual.empty()) b << "actual: " << value(f.actual, o) << "\n";
   }
   if (!s.spec_ref.empty()) b << "spec: " << value(s.spec_ref, o) << "\n";
+  for (const auto& q : s.quotes)
+    b << "rule: " << value(q.source + " " + q.section + ": \"" + q.text + "\"", o) << "\n";
   if (!s.source.empty()) b << "source: " << value(s.source, o) << "\n";
   if (!s.exit_status.empty()) b << "agent: " << value(s.exit_status, o) << "\n";
   if (!s.replay_command.empty()) b << "replay: " << value(s.replay_command, o) << "\n";

@@ -77,6 +77,7 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--html", o.html_path, "Self-contained HTML report path (several targets: one page, a section per target)");
   run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13; several targets: "
                   "in targets/N-NAME/ under it)");
+  run->add_flag("--allow-unquoted", o.allow_unquoted, "With --check: accept must/should tests without x-requirement");
   run->add_flag("--check", o.check_only, "Only validate the selected scenario files (as `check` does); start no agent");
   run->add_flag("--reuse", o.reuse, "Keep one agent process per worker across scenarios that allow it (x-reuse: only abstract operations); a scenario that fails or leaves frames behind gets a fresh agent after it");
   run->add_flag("--no-behaviors", o.no_behaviors, "The agent does not implement the ACTS tck-* behaviour prefixes: skip tests that need them");
@@ -167,6 +168,9 @@ int main_with_args(int argc, char** argv) {
   auto* client = add_client_command(app, o);
   auto* check = app.add_subcommand("check", "Validate scenario files (file:line:column errors) without running anything");
   check->add_option("paths", o.paths, "Scenario files; default: every suites/**/*.acts.yaml");
+  check->add_flag("--allow-unquoted", o.allow_unquoted,
+                  "Accept must/should tests without x-requirement (the normative sentence a test enforces;\n"
+                  "our suites must have one, ACTS documents from elsewhere have none). docs/requirements.md");
   auto* list = app.add_subcommand("list", "List the scenarios a selection picks");
   add_selection_flags(list, o);
   std::vector<std::string> merge_files;

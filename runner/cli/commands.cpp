@@ -14,6 +14,7 @@
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
 #include "runner/cli/assertion_check.hpp"
+#include "runner/core/escape.hpp"
 
 #ifndef A2A_SOURCE_DIR
 #define A2A_SOURCE_DIR "."
@@ -133,8 +134,26 @@ int cmd_check(const Options& o) {
     std::cerr << docs.error().message << "\n";
     return kExitUsage;
   }
-  size_t n = 0;
+  size_t n = 0, unquoted = 0;
   for (const auto& d : *docs) n += d.test_count();
+  // The requirement registry (docs/requirements.md): every must/should test
+  // says which normative sentence backs it. ACTS documents from elsewhere
+  // have none: --allow-unquoted accepts them.
+  if (!o.allow_unquoted) {
+    for (const auto& d : *docs)
+      for (const auto& s : d.suites)
+        for (const auto& t : s.tests) {
+          if (t.level == scenario::Level::kMay || !t.quotes.empty()) continue;
+          std::cerr << core::escape_bytes(t.where.str()) << ": test '" << core::escape_bytes(t.id)
+                    << "' is level " << scenario::to_string(t.level)
+                    << " but has no x-requirement (the normative sentence it enforces; docs/requirements.md)\n";
+          ++unquoted;
+        }
+  }
+  if (unquoted) {
+    std::cerr << unquoted << " test(s) without x-requirement (--allow-unquoted accepts them)\n";
+    return kExitUsage;
+  }
   std::cout << "ok: " << docs->size() << " file(s), " << n << " test(s)\n";
   return 0;
 }

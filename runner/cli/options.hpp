@@ -51,6 +51,7 @@ struct Options {
   bool no_behaviors = false;
   bool reuse = false;
   bool check_only = false;
+  bool allow_unquoted = false;   // check: accept must/should tests without x-requirement
   bool quiet = false;
   std::string color = "auto";
   std::string client_cmd;    // `client --cmd`: the client under test

@@ -188,6 +188,7 @@ result::ScenarioResult describe(const scenario::Test& t, const RunConfig& c, con
   r.name = t.name;
   r.requirement = t.description;
   r.spec_ref = t.spec_ref;
+  for (const auto& q : t.quotes) r.quotes.push_back({q.source, q.section, q.quote});
   r.level = static_cast<result::Level>(static_cast<int>(t.level));
   r.suite_id = t.suite_id;
   r.suite_name = t.suite_name;

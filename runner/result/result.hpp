@@ -70,12 +70,22 @@ struct WireEvent {
   bool operator==(const WireEvent&) const = default;
 };
 
+// The normative sentence a scenario enforces (x-requirement).
+struct Quote {
+  std::string source;   // "a2a-spec", "jsonrpc-2.0", ...
+  std::string section;  // "§3.1.1"
+  std::string text;     // verbatim
+
+  bool operator==(const Quote&) const = default;
+};
+
 struct ScenarioResult {
   // What was checked.
   std::string id;             // requirement id, e.g. STDIO-FRAME-004
   std::string name;
   std::string requirement;    // one sentence (test description)
   std::string spec_ref;       // where the requirement comes from
+  std::vector<Quote> quotes;  // the normative sentences (x-requirement)
   Level level = Level::kMust;
   std::string suite_id;
   std::string suite_name;

@@ -72,6 +72,17 @@ json scenario_identity_json(const ScenarioResult& s) {
         {"role", &s.role}})
     put_text(j, key, *value);
   j["level"] = to_string(s.level);
+  if (!s.quotes.empty()) {
+    json qs = json::array();
+    for (const auto& q : s.quotes) {
+      json e = json::object();
+      put_text(e, "source", q.source);
+      put_text(e, "section", q.section);
+      put_text(e, "quote", q.text);
+      qs.push_back(std::move(e));
+    }
+    j["quotes"] = std::move(qs);
+  }
   j["tags"] = json::array();
   for (const auto& t : s.tags) j["tags"].push_back(to_valid_utf8(t));
   return j;

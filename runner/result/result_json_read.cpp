@@ -145,6 +145,13 @@ void read_identity(Reader& r, ScenarioResult& s) {
 ScenarioResult read_scenario(Reader& r, std::string* error) {
   ScenarioResult s;
   read_identity(r, s);
+  read_array(r, "quotes", s.quotes, error, [](Reader& q) {
+    Quote out;
+    q.text("source", out.source);
+    q.text("section", out.section);
+    q.text("quote", out.text);
+    return out;
+  });
   r.enumeration("outcome", s.outcome, &outcome_from);
   r.text("reason", s.reason);
   s.failure = read_failure(r, error);

@@ -167,12 +167,23 @@ struct AgentOptions {
 
 enum class Role { kAgent, kClient };
 
+// x-requirement: the normative sentence a test enforces (docs/requirements.md).
+// `source` is one of kQuoteSources (requirement.hpp); `quote` is verbatim, with
+// " ... " where words were left out.
+struct Quote {
+  std::string source;
+  std::string section;
+  std::string quote;
+  SourceLocation where;
+};
+
 struct Test {
   std::string id;
   std::string name;
   std::string description;
   std::string spec_ref;
   Level level = Level::kMust;
+  std::vector<Quote> quotes;           // x-requirement (one map or a list)
   std::vector<std::string> tags;       // suite tags, then the test's own (no repeats)
   std::vector<std::string> transport;  // ACTS: jsonrpc / grpc / rest; empty = all
   Json preconditions = Json::object();

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "runner/scenario/parser.hpp"
+#include "runner/scenario/requirement.hpp"
 #include "runner/scenario/yaml_json.hpp"
 
 namespace a2a::scenario::detail {
@@ -20,7 +21,9 @@ constexpr std::string_view kSuiteKeys[] = {"id", "name", "description", "tags", 
 constexpr std::string_view kTestKeys[] = {
     "id", "name", "description", "spec_ref", "level", "tags", "transport", "preconditions",
     "requires_behaviors", "origin", "runner_requirements", "steps", "assertions",
-    "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse", "x-role", "x-card"};
+    "x-binding", "x-profiles", "x-agent", "timeout_ms", "x-reuse", "x-role", "x-card",
+    "x-requirement"};
+constexpr std::string_view kQuoteKeys[] = {"source", "section", "quote"};
 constexpr std::string_view kLevels[] = {"must", "should", "may"};
 constexpr std::string_view kTransports[] = {"jsonrpc", "grpc", "rest"};
 constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest", "http", "jsonrpc@0.3", "rest@0.3"};
@@ -169,7 +172,44 @@ void check_binding(const MapReader& t, Test& test) {
   }
 }
 
+Quote parse_quote(const YAML::Node& node, const std::string& context, Diagnostics& diags) {
+  Quote q;
+  q.where = diags.at(node);
+  MapReader m(node, context, diags);
+  if (!m.is_map()) return q;
+  m.check_keys(kQuoteKeys);
+  std::vector<std::string_view> names = quote_source_names();
+  q.source = m.one_of("source", names, true).value_or("");
+  q.section = m.string("section", true).value_or("");
+  q.quote = m.string("quote", true).value_or("");
+  if (m.has("quote") && q.quote.find_first_not_of(" \t\n") == std::string::npos)
+    m.error("quote", "the quote is empty");
+  return q;
+}
+
+// x-requirement: one {source, section, quote} map or a list of them; the
+// quotes must carry a keyword as strong as the test's level
+// (docs/requirements.md). A must/should test without any is legal here (ACTS
+// documents have none); `check` rejects it unless --allow-unquoted.
+void parse_requirement(const MapReader& t, Test& test) {
+  if (!t.has("x-requirement")) return;
+  YAML::Node n = t.get("x-requirement");
+  std::string ctx = "'x-requirement' of " + t.context();
+  if (n.IsSequence()) {
+    if (n.size() == 0) t.error("x-requirement", "the list is empty");
+    size_t i = 0;
+    for (const auto& e : n)
+      test.quotes.push_back(parse_quote(e, "quote #" + std::to_string(++i) + " of " + ctx, t.diags()));
+  } else {
+    test.quotes.push_back(parse_quote(n, ctx, t.diags()));
+  }
+  for (const auto& q : test.quotes)
+    if (q.quote.empty()) return;  // already reported
+  if (auto why = quotes_back_level(test.quotes, test.level); !why.empty()) t.error("x-requirement", why);
+}
+
 void parse_test_extensions(const MapReader& t, const Defaults& defaults, Test& test) {
+  parse_requirement(t, test);
   test.binding = t.one_of("x-binding", kBindings).value_or(defaults.binding);
   check_role(t, defaults, test);
   check_binding(t, test);

@@ -2,6 +2,7 @@
 // on one binding and returns the JSON report (tests of docs/client-conformance.md).
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -30,11 +31,15 @@ inline ClientRun run_client_suite(const std::string& binding, const std::string&
   fs::remove(json);
   std::string target = binding == "stdio" ? "--agent {target}" : "--url {target} --binding {binding}";
   std::string prof = profile.empty() ? "" : " --profile " + profile;
-  std::string cmd = std::string(A2A_REF_CLIENT) + prof + " " + client_flags + " --timeout-ms 5000 " + target + " script -";
+  // A2A_META_BIN_DIR: another build's peers (tests/meta/fault_matrix_test.cpp).
+  const char* bins = std::getenv("A2A_META_BIN_DIR");
+  std::string ref_client = bins && *bins ? std::string(bins) + "/a2a-ref-client" : A2A_REF_CLIENT;
+  std::string conform = bins && *bins ? std::string(bins) + "/a2a-conform" : A2A_CONFORM;
+  std::string cmd = ref_client + prof + " " + client_flags + " --timeout-ms 5000 " + target + " script -";
   ClientRun r;
   // Most client scenarios wait on a timeout (the client's 5 s, a slow
   // handshake): several at once keep a fault-matrix row near 10 s, not 30.
-  std::vector<std::string> argv = {A2A_CONFORM, "client", "--cmd", cmd, "--binding", binding, "-q", "--color", "never",
+  std::vector<std::string> argv = {conform, "client", "--cmd", cmd, "--binding", binding, "-q", "--color", "never",
                                    "-j", a2a::e2e::kSanitized ? "2" : "4", "--json", json.string()};
   if (!profile.empty()) argv.insert(argv.end(), {"--profile", profile});
   argv.push_back(suite);

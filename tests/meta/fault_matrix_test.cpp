@@ -10,6 +10,7 @@
 // its fault breaks, scaled by the matrix's timeout_scale.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -27,6 +28,18 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 namespace {
+
+// A2A_META_SOURCE_DIR / A2A_META_BIN_DIR point the meta-tests at another
+// checkout's suites and fixtures, or at another build's peers (to try a suite
+// edit against a fixed set of binaries); by default, this build's.
+std::string source_dir() {
+  const char* e = std::getenv("A2A_META_SOURCE_DIR");
+  return e && *e ? e : A2A_SOURCE_DIR;
+}
+std::string bin_of(const char* built, const char* name) {
+  const char* e = std::getenv("A2A_META_BIN_DIR");
+  return e && *e ? std::string(e) + "/" + name : built;
+}
 
 enum class Peer {
   kStdioAgent,  // a2a-ref-agent spawned per scenario by `run --agent`
@@ -103,7 +116,7 @@ Entry entry_of(const std::string& text, std::vector<std::string> reasons) {
   return e;
 }
 
-std::string path_of(const Matrix& m) { return std::string(A2A_SOURCE_DIR) + "/fixtures/" + m.file; }
+std::string path_of(const Matrix& m) { return source_dir() + "/fixtures/" + m.file; }
 
 // The rows of one matrix; empty when the file does not load (the coverage
 // test of that matrix says so).
@@ -163,7 +176,7 @@ Json read_report(const fs::path& json) {
 
 std::vector<std::string> suite_paths(const Matrix& m) {
   std::vector<std::string> out;
-  for (const auto& s : m.suites) out.push_back(std::string(A2A_SOURCE_DIR) + "/" + s);
+  for (const auto& s : m.suites) out.push_back(source_dir() + "/" + s);
   return out;
 }
 
@@ -185,11 +198,11 @@ std::vector<Json> run_row(const Row& r) {
     }
     return out;
   }
-  std::vector<std::string> argv = {A2A_CONFORM, "run", "-j2", "-q", "--color", "never", "--timeout-scale",
+  std::vector<std::string> argv = {bin_of(A2A_CONFORM, "a2a-conform"), "run", "-j2", "-q", "--color", "never", "--timeout-scale",
                                    r.timeout_scale, "--json", json.string()};
   std::unique_ptr<a2a::testing::HttpPeer> http;
   if (m.peer == Peer::kHttpAgent) {
-    std::vector<std::string> agent = {A2A_REF_AGENT, "--http", "0", "-q"};
+    std::vector<std::string> agent = {bin_of(A2A_REF_AGENT, "a2a-ref-agent"), "--http", "0", "-q"};
     agent.insert(agent.end(), r.agent_args.begin(), r.agent_args.end());
     if (!r.fault.empty()) agent.insert(agent.end(), {"--fault", r.fault});
     http = std::make_unique<a2a::testing::HttpPeer>(agent);
@@ -197,7 +210,7 @@ std::vector<Json> run_row(const Row& r) {
     if (!http->ok()) return out;
     argv.insert(argv.end(), {"--url", http->url(), "--header", "Authorization: Bearer a2a-conform"});
   } else {
-    std::string agent = std::string(A2A_REF_AGENT) + (m.profile.empty() ? "" : " --profile " + m.profile) + fault;
+    std::string agent = bin_of(A2A_REF_AGENT, "a2a-ref-agent") + (m.profile.empty() ? "" : " --profile " + m.profile) + fault;
     argv.insert(argv.end(), {"--agent", agent});
     if (!m.profile.empty()) argv.insert(argv.end(), {"--profile", m.profile});
   }
@@ -307,9 +320,9 @@ void expect_every_fault_listed(const std::string& peer, Peer kind_a, Peer kind_b
 }  // namespace
 
 TEST(FaultMatrixFaults, EveryAgentFaultHasARow) {
-  expect_every_fault_listed(A2A_REF_AGENT, Peer::kStdioAgent, Peer::kHttpAgent);
+  expect_every_fault_listed(bin_of(A2A_REF_AGENT, "a2a-ref-agent"), Peer::kStdioAgent, Peer::kHttpAgent);
 }
 
 TEST(FaultMatrixFaults, EveryClientFaultHasARow) {
-  expect_every_fault_listed(A2A_REF_CLIENT, Peer::kClient, Peer::kClient);
+  expect_every_fault_listed(bin_of(A2A_REF_CLIENT, "a2a-ref-client"), Peer::kClient, Peer::kClient);
 }
