@@ -79,6 +79,9 @@ void write_header(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
   std::string_view h = o.id_prefix.empty() ? "h1" : "h2";
   out << "<header class=\"top\">\n<" << h << ">" << esc(o.title) << "</" << h << ">\n";
   write_verdict(out, r, o.id_prefix);
+  if (!r.diagnosis.empty())
+    out << "<div class=\"failure diagnosis\"><p class=\"msg\"><strong>Diagnosis: the target is broken.</strong> "
+        << html::agent(r.diagnosis) << "</p></div>\n";
   auto list = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;

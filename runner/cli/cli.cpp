@@ -80,7 +80,16 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_flag("--allow-unquoted", o.allow_unquoted, "With --check: accept must/should tests without x-requirement");
   run->add_flag("--check", o.check_only, "Only validate the selected scenario files (as `check` does); start no agent");
   run->add_flag("--reuse", o.reuse, "Keep one agent process per worker across scenarios that allow it (x-reuse: only abstract operations); a scenario that fails or leaves frames behind gets a fresh agent after it");
-  run->add_flag("--no-behaviors", o.no_behaviors, "The agent does not implement the ACTS tck-* behaviour prefixes: skip tests that need them");
+  auto* nb = run->add_flag("--no-behaviors", o.no_behaviors,
+                           "The agent implements no tck-* behaviour prefix (ACTS §11): skip tests that need one");
+  run->add_option("--behaviors", o.behaviors_file,
+                  "The target's behaviours file (ACTS §11 / a2a-itk sut-behaviors.yaml: prefix, response_type,\n"
+                  "terminal_state, delay_ms, streaming). Tests that need an undeclared behaviour SKIP; waits follow\n"
+                  "the declared delay_ms. Default (or 'acts'): the 14 ACTS §11.2 prefixes, tck-long-running at\n"
+                  "5000 ms. Our agent's: share/a2a-conform/ref-agent-behaviors.yaml.\n"
+                  "docs/behaviors.md")
+      ->envname("A2A_BEHAVIORS")
+      ->excludes(nb);
   run->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
   run->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   return run;

@@ -49,6 +49,7 @@ struct Options {
   std::string report_dir;
   std::string json_path, junit_path, html_path, acts_dir;
   bool no_behaviors = false;
+  std::string behaviors_file;  // --behaviors (or $A2A_BEHAVIORS)
   bool reuse = false;
   bool check_only = false;
   bool allow_unquoted = false;   // check: accept must/should tests without x-requirement

@@ -96,6 +96,15 @@ bool configure(const Options& o, engine::RunConfig& cfg) {
   cfg.timeout_scale = o.timeout_scale;
   cfg.run_timeout_ms = o.run_timeout_ms;
   cfg.assume_behaviors = !o.no_behaviors;
+  if (!o.behaviors_file.empty() && !o.no_behaviors) {
+    auto b = o.behaviors_file == "acts" ? core::Expected<scenario::Behaviors>(scenario::Behaviors::acts_default())
+                                        : scenario::load_behaviors(o.behaviors_file);
+    if (!b) {
+      std::cerr << "a2a-conform: " << b.error().str() << "\n";
+      return false;
+    }
+    cfg.behaviors = std::move(*b);
+  }
   if (o.known_failures.empty()) return true;
   auto kf = engine::load_known_failures(o.known_failures);
   if (!kf) {
@@ -190,8 +199,9 @@ std::string setup_target(const Options& o, const std::vector<const scenario::Tes
   else if (!o.url.empty()) why = set_url_target(o, cfg, log);
   if (!why.empty()) return why;
   bool needs_card = false;
-  for (const auto* t : tests) needs_card = needs_card || t->preconditions.contains("capabilities");
-  if (needs_card && o.url.empty() && !client) cfg.agent_card = engine::probe_agent_card(cfg);
+  for (const auto* t : tests)
+    needs_card = needs_card || t->preconditions.contains("capabilities") || !engine::implied_capabilities(*t).empty();
+  if (needs_card && o.url.empty() && !client) cfg.agent_card = engine::probe_agent_card(cfg, &cfg.probe_failure);
   return "";
 }
 

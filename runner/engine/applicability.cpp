@@ -9,6 +9,8 @@
 
 namespace a2a::engine {
 
+bool is_secret_header(const std::string& name);
+
 namespace {
 
 const BindingTarget kStdio{"stdio", "", "", ""};
@@ -54,6 +56,77 @@ std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card)
   return {};
 }
 
+// The optional capability (AgentCapabilities member) an abstract operation
+// needs, "" for operations every agent has (spec §4.6 / §8: push
+// notifications, streaming and the extended card are declared in the card).
+std::string_view capability_of(std::string_view op) {
+  if (op == "create_push_config" || op == "get_push_config" || op == "list_push_configs" || op == "delete_push_config")
+    return "pushNotifications";
+  if (op == "send_streaming_message" || op == "subscribe_to_task") return "streaming";
+  if (op == "get_extended_agent_card") return "extendedAgentCard";
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> implied_capabilities(const scenario::Test& t) {
+  std::vector<std::string> out;
+  auto add = [&](std::string_view c) {
+    if (!c.empty() && std::find(out.begin(), out.end(), c) == out.end()) out.emplace_back(c);
+  };
+  scenario::for_each_step(t.steps, [&](const scenario::Step& s) {
+    if (!s.operation.empty()) add(capability_of(s.operation));
+    if (s.wire && s.wire->type == scenario::WireActionType::kExpectWebhook) add("pushNotifications");
+    if (s.wire && s.wire->type == scenario::WireActionType::kSendRequest && s.wire->spec.is_object()) {
+      std::string m = s.wire->spec.value("method", std::string());
+      const std::string ref = "{{profile.methods.";
+      if (m.starts_with(ref) && m.ends_with("}}")) add(capability_of(std::string_view(m).substr(ref.size(), m.size() - ref.size() - 2)));
+    }
+  });
+  // An explicit precondition on the same capability (e.g. `false`, to test
+  // the error for an agent without it) wins over what the steps imply.
+  if (t.preconditions.is_object() && t.preconditions.contains("capabilities") && t.preconditions["capabilities"].is_object())
+    std::erase_if(out, [&](const std::string& c) { return t.preconditions["capabilities"].contains(c); });
+  return out;
+}
+
+namespace {
+
+// Capability gating (docs/behaviors.md "Capabilities"): a test that uses an
+// optional capability runs only when the card declares it. Declared and
+// broken is a FAIL ("false advertising"); undeclared is a SKIP. Without a card
+// (a stdio agent that gives none) the test runs.
+std::string undeclared_capability(const scenario::Test& t, const std::optional<Json>& card) {
+  if (!card || !card->is_object()) return {};
+  const Json caps = card->value("capabilities", Json::object());
+  for (const auto& c : implied_capabilities(t)) {
+    bool on = caps.is_object() && caps.contains(c) && caps[c].is_boolean() && caps[c].get<bool>();
+    if (!on)
+      return "uses " + c + ", which the agent card does not declare (capabilities." + c + " is " +
+             (caps.is_object() && caps.contains(c) ? caps[c].dump() : std::string("absent")) + ")";
+  }
+  return {};
+}
+
+// A security scheme the card declares that the run brings no credentials
+// for: the extended card is for authenticated clients (spec §3.1.11, §13.3),
+// so without credentials its scenarios SKIP with the reason instead of
+// failing on the 401 the spec prescribes.
+std::string missing_credentials(const scenario::Test& t, const RunConfig& c, bool http) {
+  if (!http || !c.agent_card || !c.agent_card->is_object()) return {};
+  bool uses = false;
+  scenario::for_each_step(t.steps, [&](const scenario::Step& s) { uses = uses || s.operation == "get_extended_agent_card"; });
+  if (!uses) return {};
+  const Json schemes = c.agent_card->value("securitySchemes", Json::object());
+  if (!schemes.is_object() || schemes.empty()) return {};
+  for (const auto& [name, value] : c.http_headers)
+    if (is_secret_header(name)) return {};
+  std::string names;
+  for (const auto& [k, v] : schemes.items()) names += (names.empty() ? "" : ", ") + k;
+  return "GetExtendedAgentCard is for authenticated clients and the card declares securitySchemes (" + names +
+         "), but this run gives no credentials (--header \"Authorization: Bearer ...\")";
+}
+
 // Runner requirements (ACTS §3.2) this binding cannot meet; "" when all can.
 std::string missing_requirement(const scenario::Test& t, const RunConfig& c, const std::string& binding) {
   for (const auto& rr : t.runner_requirements) {
@@ -69,6 +142,38 @@ std::string missing_requirement(const scenario::Test& t, const RunConfig& c, con
 }
 
 }  // namespace
+
+std::vector<std::string> behaviors_needed(const scenario::Test& t, const RunConfig& c) {
+  std::vector<std::string_view> known(std::begin(scenario::kActsPrefixes), std::end(scenario::kActsPrefixes));
+  for (const auto& [p, b] : c.behaviors.by_prefix) known.push_back(p);
+  return scenario::behaviors_used(t, known);
+}
+
+// The behaviour contract (docs/behaviors.md): a test may rely on the ACTS
+// §11.2 prefixes, or on what the target declares with --behaviors.
+std::string missing_behavior(const scenario::Test& t, const RunConfig& c) {
+  auto used = behaviors_needed(t, c);
+  if (used.empty()) return {};
+  if (!c.assume_behaviors)
+    return "needs the behaviour prefix " + used.front() + " (--no-behaviors: the agent implements none)";
+  for (const auto& p : used) {
+    if (c.behaviors.find(p)) continue;
+    if (c.behaviors.file.empty())
+      return "needs the behaviour " + p + (scenario::is_acts_prefix(p) ? "" : ", which is not an ACTS §11.2 prefix:") +
+             " a target that implements it declares it with --behaviors FILE (docs/behaviors.md)";
+    return "needs the behaviour " + p + ", which " + c.behaviors.file + " does not declare";
+  }
+  return {};
+}
+
+// How much longer than the scenario's own budgets its waits may take: the
+// slowest behaviour it uses (tck-long-running: the declared delay_ms, else
+// ACTS's example 5000 ms), plus a margin. 0 when it uses no slow behaviour.
+int behavior_wait_ms(const scenario::Test& t, const RunConfig& c) {
+  int slowest = 0;
+  for (const auto& p : behaviors_needed(t, c)) slowest = std::max(slowest, c.behaviors.delay_ms(p));
+  return slowest > 0 ? slowest + kBehaviorMarginMs : 0;
+}
 
 std::string binding_mismatch(const scenario::Test& t, const std::string& b) {
   if (b == "stdio") {
@@ -142,10 +247,13 @@ std::string skip_reason(const scenario::Test& t, const RunConfig& c, const Bindi
   if (client_run && fetches_card(t))
     return "the client contract has no operation that prints the public agent card (get_agent_card)";
   if (auto why = missing_requirement(t, c, b.binding); !why.empty()) return why;
-  if (!t.requires_behaviors.empty() && !c.assume_behaviors)
-    return "needs the ACTS behaviour prefixes (" + t.requires_behaviors.front() + ", ...)";
+  if (auto why = missing_behavior(t, c); !why.empty()) return why;
   if (auto why = unmet_capabilities(t.preconditions, c.agent_card); !why.empty())
     return "precondition not met: " + why;
+  if (!client_run)
+    if (auto why = undeclared_capability(t, c.agent_card); !why.empty()) return why;
+  if (!client_run)
+    if (auto why = missing_credentials(t, c, b.is_http()); !why.empty()) return why;
   return {};
 }
 

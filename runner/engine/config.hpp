@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/result/result.hpp"
+#include "runner/scenario/behaviors.hpp"
 #include "runner/scenario/profile.hpp"
 #include "runner/scenario/selection.hpp"
 
@@ -65,9 +66,13 @@ struct RunConfig {
   double timeout_scale = 1.0;              // multiplies every deadline
   int run_timeout_ms = 0;                  // 0 = none; else the whole run's bound
   bool reuse = false;
-  bool assume_behaviors = true;            // the agent implements the ACTS tck-* prefixes
+  bool assume_behaviors = true;            // false: --no-behaviors (no tck-* prefix at all)
+  // What the target implements (--behaviors FILE), else the ACTS §11.2
+  // prefixes; a test that needs another one is skipped (docs/behaviors.md).
+  scenario::Behaviors behaviors = scenario::Behaviors::acts_default();
   std::vector<KnownFailure> known_failures;
   std::optional<nlohmann::json> agent_card;  // for ACTS preconditions (probed, or the discovered card)
+  std::string probe_failure;               // stdio: why the card probe could not talk to the agent ("" = it could)
   std::string tool_version = "0.1.0";
   std::string command_line;
 };

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <optional>
 #include <mutex>
 #include <thread>
 
@@ -95,6 +97,86 @@ std::vector<Item> expand(const std::vector<const scenario::Test*>& tests, const 
   return items;
 }
 
+// Fail fast on a broken target (docs/runner.md "A broken target"): when the
+// target fails to start, handshake or connect the same way in kStrikes
+// scenarios in a row on one binding, the scenarios of that binding not yet
+// started are reported at once with that cause instead of each waiting out
+// its deadline, and the run's diagnosis names it.
+constexpr int kStrikes = 2;
+
+// What a result says about the target itself: "start", "handshake" or
+// "connect", or "" when the scenario got past that point.
+std::string target_failure_kind(const result::ScenarioResult& r, const scenario::Test& t) {
+  if (r.outcome == Outcome::kPass || r.outcome == Outcome::kSkip) return "";
+  if (r.reason.starts_with("could not start the agent")) return "start";
+  if (!r.steps.empty()) {
+    const auto& first = r.steps.front();
+    bool failed = first.outcome != Outcome::kPass && first.outcome != Outcome::kNonStrict &&
+                  first.outcome != Outcome::kInformational && first.outcome != Outcome::kSkip;
+    if (failed && first.id == "handshake") return "handshake";
+    const scenario::Step* s0 = t.steps.empty() ? nullptr : &t.steps.front();
+    bool reads_handshake = s0 && s0->wire && (s0->wire->type == scenario::WireActionType::kHandshake ||
+                                              s0->wire->type == scenario::WireActionType::kExpectHandshake);
+    if (failed && reads_handshake && first.id == s0->id && first.outcome == Outcome::kTimeout) return "handshake";
+  }
+  std::string msg = r.failure ? r.failure->message : r.reason;
+  if (msg.find("connecting to ") != std::string::npos) return "connect";
+  return "";
+}
+
+class TargetHealth {
+ public:
+  struct Trip {
+    std::string kind;
+    std::string cause;
+    Outcome outcome = Outcome::kError;
+  };
+  // Seeds a strike from before the scenarios (the stdio card probe).
+  void strike(const std::string& binding, const std::string& kind, const std::string& cause, Outcome o) {
+    std::lock_guard lk(mu_);
+    add(binding, kind, cause, o);
+  }
+  void record(const std::string& binding, const result::ScenarioResult& r, const scenario::Test& t) {
+    std::string kind = target_failure_kind(r, t);
+    std::lock_guard lk(mu_);
+    if (kind.empty()) {
+      // A scenario that got through shows the target can work: start over.
+      if (r.outcome != Outcome::kSkip && !trips_.count(binding)) streaks_.erase(binding);
+      return;
+    }
+    add(binding, kind, r.reason, r.outcome);
+  }
+  std::optional<Trip> tripped(const std::string& binding) {
+    std::lock_guard lk(mu_);
+    auto it = trips_.find(binding);
+    if (it == trips_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  struct Streak {
+    std::string kind;
+    int count = 0;
+  };
+  void add(const std::string& binding, const std::string& kind, const std::string& cause, Outcome o) {
+    if (trips_.count(binding)) return;
+    auto& s = streaks_[binding];
+    if (s.kind != kind) s = Streak{kind, 0};
+    if (++s.count >= kStrikes) trips_[binding] = Trip{kind, cause, o};
+  }
+  std::mutex mu_;
+  std::map<std::string, Streak> streaks_;
+  std::map<std::string, Trip> trips_;
+};
+
+std::string diagnosis_text(const std::string& binding, const TargetHealth::Trip& trip, size_t not_run) {
+  std::string what = trip.kind == "start"       ? "the agent could not be started"
+                     : trip.kind == "handshake" ? "the agent never completed its handshake"
+                                                : "the interface refused or failed every connection";
+  return binding + ": " + what + " (" + std::to_string(kStrikes) + " scenarios in a row): " + trip.cause + "; " +
+         std::to_string(not_run) + " scenario(s) on this binding were not run and are reported with this cause";
+}
+
 std::unique_ptr<WebhookReceiver> start_receiver(const std::vector<Item>& items) {
   bool needed = std::any_of(items.begin(), items.end(),
                             [](const Item& it) { return it.skip.empty() && needs_webhooks(*it.test); });
@@ -127,6 +209,11 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::mutex progress_mu;
+  TargetHealth health;
+  std::map<std::string, size_t> not_run;  // by binding key, under progress_mu
+  if (!config.probe_failure.empty() && config.client_command.empty())
+    health.strike("stdio", config.probe_failure.starts_with("could not start") ? "start" : "handshake",
+                  "card probe: " + config.probe_failure, Outcome::kTimeout);
   auto worker = [&] {
     AgentSlot slot;  // --reuse: this worker's agent, carried between scenarios
     for (;;) {
@@ -137,16 +224,27 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
       const BindingTarget* target = it.target->binding == "stdio" ? nullptr : it.target;
       result::ScenarioResult r;
       std::string why = it.skip.empty() ? skip_reason(t, config, target) : it.skip;
+      const std::string key = it.target->key();
+      std::optional<TargetHealth::Trip> trip;
+      if (why.empty() && config.client_command.empty()) trip = health.tripped(key);
       if (!why.empty()) {
         r = describe(t, config, target);
         r.outcome = Outcome::kSkip;
         r.reason = why;
+      } else if (trip) {
+        r = describe(t, config, target);
+        r.outcome = apply_level(trip->outcome, t.level);
+        r.reason = "not run: the target is broken on this binding (" + trip->kind + " failed " +
+                   std::to_string(kStrikes) + " times in a row): " + trip->cause;
+        std::lock_guard lk(progress_mu);
+        ++not_run[key];
       } else if (run_deadline.expired()) {
         r = describe(t, config, target);
         r.outcome = Outcome::kTimeout;
         r.reason = "not started: the run's deadline (--run-timeout) expired";
       } else {
         r = run_scenario(t, config, &slot, target, receiver.get());
+        if (config.client_command.empty()) health.record(key, r, t);
       }
       apply_known_failures(r, config.known_failures);
       run.scenarios[i] = std::move(r);
@@ -162,6 +260,11 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   for (int j = 1; j < jobs; ++j) pool.emplace_back(worker);
   worker();
   for (auto& th : pool) th.join();
+  for (const auto& b : bindings)
+    if (auto trip = health.tripped(b.key())) {
+      if (!run.diagnosis.empty()) run.diagnosis += "\n";
+      run.diagnosis += diagnosis_text(b.key(), *trip, not_run[b.key()]);
+    }
   run.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::steady_clock::now() - t0).count();
   return run;

@@ -39,8 +39,6 @@ std::vector<result::WireEvent> to_events(const transport::Transcript& tr, size_t
   return out;
 }
 
-namespace {
-
 // Scenario level decides what a failed requirement means (DESIGN.md).
 Outcome apply_level(Outcome o, scenario::Level level) {
   if (o != Outcome::kFail) return o;
@@ -48,6 +46,8 @@ Outcome apply_level(Outcome o, scenario::Level level) {
   if (level == scenario::Level::kMay) return Outcome::kInformational;
   return o;
 }
+
+namespace {
 
 void interrupt_client(ClientContext& c) {
   c.process->interrupt();
@@ -117,17 +117,24 @@ core::Expected<std::unique_ptr<AgentConnection>> start_agent(const scenario::Tes
 
 }  // namespace
 
-std::optional<Json> probe_agent_card(const RunConfig& c) {
+std::optional<Json> probe_agent_card(const RunConfig& c, std::string* failure) {
   Session s;
   s.config = &c;
   s.session_id = core::uuid_v7();
   s.deadline = core::Deadline::after(s.scaled(c.profile.timeouts.handshake_ms + c.profile.timeouts.step_ms));
   const scenario::Test plain;  // no x-agent options
   auto conn = start_agent(plain, c, s);
-  if (!conn) return std::nullopt;
+  if (!conn) {
+    if (failure) *failure = "could not start the agent: " + conn.error().message;
+    return std::nullopt;
+  }
   s.conn = conn->get();
   std::optional<Json> card;
-  if (!c.profile.handshake.enabled || auto_handshake(s).ok()) {
+  StepOutcome hs = c.profile.handshake.enabled ? auto_handshake(s) : StepOutcome{};
+  if (!hs.ok() && failure)
+    *failure = "the agent did not complete the handshake: " +
+               (hs.failure && !hs.failure->message.empty() ? hs.failure->message : std::string(to_string(hs.outcome)));
+  if (hs.ok()) {
     auto r = call_operation(s, "get_extended_agent_card", Json::object(), s.step_deadline());
     if (r.status == OpResult::Status::kResult && r.result.is_object()) card = r.result;
   }
@@ -218,7 +225,11 @@ void init_session(Session& s, const scenario::Test& t, const RunConfig& c) {
   s.config = &c;
   s.test = &t;
   s.session_id = core::uuid_v7();
-  s.deadline = core::Deadline::after(s.scaled(t.timeout_ms));
+  // A slow behaviour stretches the scenario by twice its wait (a blocking
+  // send, then a poll), unscaled: waits never shrink below what the target
+  // declared (docs/behaviors.md).
+  s.behavior_wait_ms = behavior_wait_ms(t, c);
+  s.deadline = core::Deadline::after(s.scaled(t.timeout_ms) + core::Millis(2LL * s.behavior_wait_ms));
   for (const auto& [name, value] : t.variables) s.vars.set_variable(name, value);
   s.vars.set_root("profile", c.profile.doc);
 }

@@ -26,9 +26,24 @@ std::string binding_mismatch(const scenario::Test& test, const std::string& bind
 // preconditions, behaviours, runner requirements, client steps); "" when it can.
 std::string skip_reason(const scenario::Test& test, const RunConfig& config,
                         const BindingTarget* target = nullptr);
+// Optional capabilities (AgentCapabilities members: pushNotifications,
+// streaming, extendedAgentCard) a test's steps use, less those its
+// preconditions name explicitly.
+std::vector<std::string> implied_capabilities(const scenario::Test& test);
+// The tck-* behaviours a test relies on (its requires_behaviors and the
+// prefixes its messages use), and why the target cannot serve them ("" = it can).
+std::vector<std::string> behaviors_needed(const scenario::Test& test, const RunConfig& config);
+std::string missing_behavior(const scenario::Test& test, const RunConfig& config);
+// Extra wait a test's slow behaviours ask for (docs/behaviors.md "Waits"):
+// the declared delay_ms plus kBehaviorMarginMs, never scaled down.
+inline constexpr int kBehaviorMarginMs = 5000;
+int behavior_wait_ms(const scenario::Test& test, const RunConfig& config);
 // Fills the descriptive fields (id, requirement, source, binding, ...) of a result.
 result::ScenarioResult describe(const scenario::Test& test, const RunConfig& config,
                                 const BindingTarget* target = nullptr);
+// What a failed requirement means at a level: FAIL at must, NON_STRICT at
+// should, INFORMATIONAL at may; other outcomes unchanged.
+result::Outcome apply_level(result::Outcome outcome, scenario::Level level);
 // The command line that runs only this scenario again (on this binding).
 std::string replay_command(const scenario::Test& test, const RunConfig& config,
                            const BindingTarget* target = nullptr);
@@ -58,6 +73,9 @@ result::ScenarioResult run_client_scenario(const scenario::Test& test, const Run
 // Asks the agent for its card once (handshake + GetExtendedAgentCard on a
 // throw-away process) so ACTS preconditions can be evaluated on stdio, where
 // there is no public card. nullopt when the agent does not give one.
-std::optional<nlohmann::json> probe_agent_card(const RunConfig& config);
+// `failure` (optional): why the probe could not even talk to the agent (it
+// did not start, or did not handshake); the run counts it toward its
+// diagnosis of a broken target (run.cpp).
+std::optional<nlohmann::json> probe_agent_card(const RunConfig& config, std::string* failure = nullptr);
 
 }  // namespace a2a::engine

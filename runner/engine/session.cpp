@@ -12,7 +12,9 @@ core::Millis Session::scaled(int ms) const {
 
 core::Deadline Session::step_deadline(int within_ms) const {
   int ms = within_ms > 0 ? within_ms : profile().timeouts.step_ms;
-  return core::Deadline::after(scaled(ms)).min(deadline);
+  core::Millis bound = scaled(ms);
+  if (within_ms <= 0) bound = std::max(bound, core::Millis(behavior_wait_ms));
+  return core::Deadline::after(bound).min(deadline);
 }
 
 std::unique_ptr<Session> Session::branch() {
@@ -26,6 +28,7 @@ std::unique_ptr<Session> Session::branch() {
   b->hooks = hooks;
   b->session_id = session_id;
   b->deadline = deadline;
+  b->behavior_wait_ms = behavior_wait_ms;
   b->next_id = next_id;
   std::lock_guard lk(vars_mu);
   b->vars = vars;

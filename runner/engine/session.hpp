@@ -37,6 +37,9 @@ struct Session {
   ClientContext* client = nullptr;
   std::string session_id;           // the A2A_SESSION_ID we gave the agent
   core::Deadline deadline = core::Deadline::never();  // whole scenario
+  // behavior_wait_ms(): a step's default bound and a repeat's polling last
+  // at least this long (a slow tck-long-running), whatever --timeout-scale says.
+  int behavior_wait_ms = 0;
 
   std::mutex vars_mu;
   match::Vars vars;

@@ -109,17 +109,25 @@ OpResult call_with_repeat(Session& s, const Step& st, const Json& params, StepOu
   }
   OpResult r;
   std::string detail;
-  for (int attempt = 1; attempt <= st.repeat->max_attempts; ++attempt) {
+  // The poll goes on past max_attempts while a slow behaviour's wait lasts
+  // (docs/behaviors.md "Waits"), one delay apart, so a target that takes its
+  // declared delay_ms is not failed by a budget tuned to a faster agent.
+  auto stretch = core::Deadline::after(core::Millis(s.behavior_wait_ms));
+  int attempt = 1;
+  for (;; ++attempt) {
     r = call_operation(s, st.operation, params, s.step_deadline());
     if (r.status != OpResult::Status::kResult) return r;
     auto u = match::eval_until(*expr, root_of(r));
     if (u.satisfied) return r;
     detail = u.detail;
-    if (attempt < st.repeat->max_attempts) sleep_bounded(s, next_delay(*st.repeat, attempt));
+    bool more = attempt < st.repeat->max_attempts || !stretch.expired();
+    if (!more || s.deadline.expired()) break;
+    long long pause = next_delay(*st.repeat, std::min(attempt, st.repeat->max_attempts));
+    sleep_bounded(s, attempt < st.repeat->max_attempts ? pause : std::max<long long>(50, pause));
     if (s.deadline.expired()) break;
   }
   until_fail = StepOutcome::fail("repeat.until '" + st.repeat->until.text + "' never held after " +
-                                 std::to_string(st.repeat->max_attempts) + " attempts: " + detail);
+                                 std::to_string(attempt) + " attempts: " + detail);
   return r;
 }
 

@@ -150,6 +150,10 @@ struct RunResult {
   std::vector<std::string> bindings;
   std::vector<ScenarioResult> scenarios;
   std::optional<ShardInfo> shard;  // set only when the run was sharded (N > 1)
+  // Set when the run stopped driving a broken target (it failed to start,
+  // handshake or connect the same way scenario after scenario): what was
+  // wrong, first thing in every report. "" = no such diagnosis.
+  std::string diagnosis;
 
   Counts counts() const;
   Counts counts_for(Level l) const;

@@ -119,6 +119,7 @@ json to_json(const RunResult& r) {
   j["protocol_versions"] = json::array();
   for (const auto& v : r.protocol_versions) j["protocol_versions"].push_back(to_valid_utf8(v));
   put_text(j, "command_line", r.command_line);
+  if (!r.diagnosis.empty()) put_text(j, "diagnosis", r.diagnosis);
   j["profiles"] = json::array();
   for (const auto& p : r.profiles) j["profiles"].push_back(to_valid_utf8(p));
   j["bindings"] = json::array();

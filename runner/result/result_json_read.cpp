@@ -196,6 +196,7 @@ core::Expected<RunResult> parse_run_result(const json& j) {
   r.text("profile", out.profile);
   r.strings("protocol_versions", out.protocol_versions);
   r.text("command_line", out.command_line);
+  r.text("diagnosis", out.diagnosis);
   r.strings("profiles", out.profiles);
   r.strings("bindings", out.bindings);
   if (const json* sh = r.child("shard", json::value_t::object)) {

@@ -103,7 +103,7 @@ TEST(InteropRunner, CertifiesTheJsSdkAgentWithNoUnexplainedFailure) {
   auto agent = start_js_agent();
   ASSERT_TRUE(agent->ok()) << agent->error();
   fs::path out = artifacts("runner-vs-js-sdk");
-  auto r = run_command({A2A_CONFORM, "run", "--url", agent->url(), "-j2", "-q", "--color", "never",
+  auto r = run_command({A2A_CONFORM, "run", "--behaviors", "acts", "--url", agent->url(), "-j2", "-q", "--color", "never",
                         "--known-failures", kSrc + "/fixtures/interop/js-sdk-known-failures.yaml",
                         "--report-dir", out.string(), kSrc + "/suites/a2a", kSrc + "/suites/http"},
                        600000);

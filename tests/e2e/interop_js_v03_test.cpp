@@ -56,7 +56,7 @@ TEST(InteropRunnerV03, CertifiesTheJsSdkV03AgentWithNoUnexplainedFailure) {
   fs::path json = dir / "report.json";
   fs::remove(json);
   // No --binding / --a2a-version: the runner must find both 0.3 interfaces from the card.
-  auto r = run_command({A2A_CONFORM, "run", "--url", agent.url(), "-j2", "-q", "--color", "never",
+  auto r = run_command({A2A_CONFORM, "run", "--behaviors", "acts", "--url", agent.url(), "-j2", "-q", "--color", "never",
                         "--known-failures", kKnown, "--json", json.string(), kSrc + "/suites/a2a",
                         kSrc + "/suites/a2a-0.3"},
                        600000);

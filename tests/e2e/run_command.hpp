@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -10,6 +11,17 @@
 #include "runner/transport/stdio_process.hpp"
 
 namespace a2a::testing {
+
+// The runs in these tests certify our own peers, whose behaviours beyond ACTS
+// §11.2 (suites/behaviors.md) are declared in sut-behaviors.yaml: the runner
+// reads it through $A2A_BEHAVIORS unless a test passes --behaviors (interop
+// tests pass `--behaviors acts`: an SDK agent declares nothing).
+#ifdef A2A_SOURCE_DIR
+inline const bool kRefAgentBehaviorsDeclared = [] {
+  ::setenv("A2A_BEHAVIORS", A2A_SOURCE_DIR "/peers/a2a-ref-agent/sut-behaviors.yaml", 0);
+  return true;
+}();
+#endif
 
 struct CommandResult {
   int exit_code = -1;       // -1 when killed or timed out
