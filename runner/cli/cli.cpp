@@ -166,6 +166,8 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform run --agent ./a --agent \"./b --x\" --url U     several targets in turn, one combined report\n"
       "  a2a-conform client --cmd \"./my-client --agent {target}\"  test a client: the runner plays its agent\n"
       "  a2a-conform check suites/                              validate scenario files only\n"
+      "  a2a-conform run --agent ./a --behaviors sut-behaviors.yaml   the tck-* behaviours it implements\n"
+      "  a2a-conform requirements --markdown audit.md           each test's level, quoted rule and checks\n"
       "  a2a-conform list --level must                          list the selected scenarios\n"
       "  a2a-conform run --agent ./a --shard 2/3 --json s2.json   one of 3 shards (a CI matrix job)\n"
       "  a2a-conform merge s1.json s2.json s3.json --report-dir out   the shards as one run's reports\n\n"
@@ -180,6 +182,12 @@ int main_with_args(int argc, char** argv) {
   check->add_flag("--allow-unquoted", o.allow_unquoted,
                   "Accept must/should tests without x-requirement (the normative sentence a test enforces;\n"
                   "our suites must have one, ACTS documents from elsewhere have none). docs/requirements.md");
+  auto* reqs = app.add_subcommand(
+      "requirements",
+      "The requirement registry as Markdown: per test its level, the normative sentence it enforces\n"
+      "(x-requirement) and what each step checks. docs/requirements-audit.md is this for suites/.");
+  reqs->add_option("paths", o.paths, "Scenario files or folders; default: every suites/**/*.acts.yaml");
+  reqs->add_option("--markdown", o.markdown_path, "Write the table to this file (default: stdout)");
   auto* list = app.add_subcommand("list", "List the scenarios a selection picks");
   add_selection_flags(list, o);
   std::vector<std::string> merge_files;
@@ -206,6 +214,7 @@ int main_with_args(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : kExitUsage;
   }
   if (*check) return cmd_check(o);
+  if (*reqs) return cmd_requirements(o);
   if (*list) return cmd_list(o);
   if (*merge) return cmd_merge(o, merge_files, command_line);
   o.client_run = client->parsed();

@@ -52,7 +52,8 @@ struct Options {
   std::string behaviors_file;  // --behaviors (or $A2A_BEHAVIORS)
   bool reuse = false;
   bool check_only = false;
-  bool allow_unquoted = false;   // check: accept must/should tests without x-requirement
+  bool allow_unquoted = false;
+  std::string markdown_path;     // requirements --markdown   // check: accept must/should tests without x-requirement
   bool quiet = false;
   std::string color = "auto";
   std::string client_cmd;    // `client --cmd`: the client under test
@@ -76,6 +77,7 @@ core::Expected<std::vector<const scenario::Test*>> select_shard(const Options& o
 core::Expected<void> write_reports(const Options& o, const result::RunResult& run);
 
 int cmd_check(const Options& o);
+int cmd_requirements(const Options& o);  // requirements_command.cpp
 int cmd_list(const Options& o);
 // `run` and `client`.
 int cmd_run(const Options& o, const std::string& command_line);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -113,6 +114,42 @@ TEST(RunnerCheck, ATestIdDefinedInTwoFilesIsRejectedWithBothPlaces) {
   EXPECT_NE(c.err.find("b.acts.yaml:7:"), std::string::npos) << c.err;
   EXPECT_NE(c.err.find("test id T-DUP is also defined at"), std::string::npos) << c.err;
   EXPECT_NE(c.err.find("a.acts.yaml:7:"), std::string::npos) << c.err;
+}
+
+TEST(RunnerCheck, MustAndShouldTestsNeedTheirNormativeSentence) {
+  fs::path dir = artifacts_dir() / "unquoted";
+  fs::create_directories(dir);
+  std::ofstream(dir / "u.acts.yaml") << "acts_version: \"1.0\"\nspec_version: \"1.0\"\nsuites:\n"
+                                        "  - id: s\n    name: s\n    tests:\n"
+                                        "      - id: T-UNQUOTED\n        name: t\n        level: should\n        steps:\n"
+                                        "          - id: get\n            operation: get_task\n"
+                                        "            params: {id: x}\n";
+  auto c = run_command({kConform, "check", (dir / "u.acts.yaml").string()}, 20000);
+  EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
+  EXPECT_NE(c.err.find("u.acts.yaml:7:9: test 'T-UNQUOTED' is level should but has no x-requirement"), std::string::npos)
+      << c.err;
+  auto ok = run_command({kConform, "check", "--allow-unquoted", (dir / "u.acts.yaml").string()}, 20000);
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  // Our own suites carry every sentence.
+  auto ours = run_command({kConform, "check", kSrc + "/suites"}, 60000);
+  EXPECT_EQ(ours.exit_code, 0) << ours.out << ours.err.substr(0, 4000);
+}
+
+// docs/requirements-audit.md is the registry's table for suites/: it must be
+// regenerated when a suite changes (the command is in its first line).
+TEST(RequirementAudit, TheCommittedTableIsCurrent) {
+  fs::path out = artifacts_dir() / "requirements-audit.md";
+  auto r = run_command({kConform, "requirements", "--markdown", out.string(), kSrc + "/suites"}, 60000);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto slurp = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  EXPECT_TRUE(slurp(out) == slurp(fs::path(kSrc) / "docs" / "requirements-audit.md"))
+      << "docs/requirements-audit.md is stale: run  build/bin/a2a-conform requirements --markdown "
+         "docs/requirements-audit.md suites";
 }
 
 TEST(HtmlReport, RendersInHeadlessChromium) {
