@@ -13,7 +13,7 @@ bash scripts/build.sh
 BUILD_DIR="${BUILD_DIR:-build}"
 OUT="${OUT:-out}"
 set +e
-"$BUILD_DIR/bin/a2a-conform" run --agent "$BUILD_DIR/bin/a2a-ref-agent" --profile p46 -j2 \
+"$BUILD_DIR/bin/a2a-conform" run --agent "$BUILD_DIR/bin/a2a-ref-agent" --behaviors peers/a2a-ref-agent/sut-behaviors.yaml --profile p46 -j2 \
   --report-dir "$OUT/stdio" suites/
 rc_stdio=$?
 
@@ -32,7 +32,7 @@ if [ -z "$url" ]; then
   echo "run-main: a2a-ref-agent --http 0 did not report its URL within 10 s" >&2
   exit 2
 fi
-"$BUILD_DIR/bin/a2a-conform" run --url "$url" --header "Authorization: Bearer a2a-conform" -j2 --report-dir "$OUT/http" suites/
+"$BUILD_DIR/bin/a2a-conform" run --url "$url" --behaviors peers/a2a-ref-agent/sut-behaviors.yaml --header "Authorization: Bearer a2a-conform" -j2 --report-dir "$OUT/http" suites/
 rc_http=$?
 set -e
 echo "reports: $OUT/stdio/report.html $OUT/http/report.html (and report.json, junit.xml beside each)"

@@ -29,10 +29,17 @@ bool has_keyword(std::string_view text, std::string_view keyword) {
 
 namespace {
 
+// The HTML Standard (whatwg-sse) writes its requirements in lower case
+// ("must", "should"; its §2.1 "Conformance requirements" makes them
+// RFC 2119 keywords), so there the keywords match in either case.
 bool any_keyword(const std::vector<Quote>& quotes, std::initializer_list<std::string_view> words) {
-  for (const auto& q : quotes)
+  for (const auto& q : quotes) {
+    std::string text = q.quote;
+    if (q.source == "whatwg-sse")
+      for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     for (auto w : words)
-      if (has_keyword(q.quote, w)) return true;
+      if (has_keyword(text, w)) return true;
+  }
   return false;
 }
 

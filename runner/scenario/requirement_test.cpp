@@ -33,6 +33,9 @@ TEST(RequirementKeywords, QuoteMustBeAsStrongAsTheLevel) {
   EXPECT_EQ(quotes_back_level({q("Servers MAY reply.")}, Level::kMay), "");
   EXPECT_NE(quotes_back_level({}, Level::kMust), "");
   EXPECT_EQ(quotes_back_level({}, Level::kMay), "");
+  // The HTML Standard's requirements are lower case; elsewhere they do not count.
+  EXPECT_EQ(quotes_back_level({Quote{"whatwg-sse", "§9.2.6", "any pending data must be discarded", {}}}, Level::kMust), "");
+  EXPECT_NE(quotes_back_level({q("any pending data must be discarded")}, Level::kMust), "");
   // One sentence of several is enough.
   EXPECT_EQ(quotes_back_level({q("It MAY do x."), q("It MUST do y.")}, Level::kMust), "");
 }
