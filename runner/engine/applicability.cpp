@@ -50,7 +50,11 @@ std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card)
   if (!pre.is_object() || !pre.contains("capabilities") || !card) return {};
   const Json caps = card->value("capabilities", Json::object());
   for (const auto& [k, v] : pre["capabilities"].items()) {
-    if (!caps.contains(k) || caps[k] != v)
+    // Spec §3.3.4: a capability "false or not present" is not declared, so
+    // `false` is met by an absent member.
+    bool absent_means_false = v == Json(false) && (!caps.is_object() || !caps.contains(k));
+    if (absent_means_false) continue;
+    if (!caps.is_object() || !caps.contains(k) || caps[k] != v)
       return "agent card capability " + k + " is not " + v.dump();
   }
   return {};

@@ -103,6 +103,7 @@ std::vector<Item> expand(const std::vector<const scenario::Test*>& tests, const 
 // started are reported at once with that cause instead of each waiting out
 // its deadline, and the run's diagnosis names it.
 constexpr int kStrikes = 2;
+constexpr std::string_view kNotRunPrefix = "not run: the target is broken on this binding";
 
 // What a result says about the target itself: "start", "handshake" or
 // "connect", or "" when the scenario got past that point.
@@ -233,9 +234,12 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
         r.reason = why;
       } else if (trip) {
         r = describe(t, config, target);
-        r.outcome = apply_level(trip->outcome, t.level);
-        r.reason = "not run: the target is broken on this binding (" + trip->kind + " failed " +
-                   std::to_string(kStrikes) + " times in a row): " + trip->cause;
+        // SKIP, not the cause's outcome: a scenario that was not run makes no
+        // claim about the target (it might have passed); the diagnosis fails
+        // the run (RunResult::exit_code, conformant).
+        r.outcome = Outcome::kSkip;
+        r.reason = std::string(kNotRunPrefix) + " (" + trip->kind + " failed " + std::to_string(kStrikes) +
+                   " times in a row): " + trip->cause;
         std::lock_guard lk(progress_mu);
         ++not_run[key];
       } else if (run_deadline.expired()) {

@@ -118,15 +118,15 @@ Counts RunResult::counts_for(Level l) const {
 }
 
 int RunResult::exit_code() const {
-  bool failed = false;
-  for (const auto& s : scenarios) {
+  bool failed = !diagnosis.empty();  // a broken target fails the run whatever was skipped
+  for (const auto& s : scenarios)
     if (s.outcome == Outcome::kError) return 2;
-    failed = failed || fails_run(s.outcome);
-  }
+  for (const auto& s : scenarios) failed = failed || fails_run(s.outcome);
   return failed ? 1 : 0;
 }
 
 bool RunResult::conformant() const {
+  if (!diagnosis.empty()) return false;  // the target could not be tested
   for (const auto& s : scenarios)
     if (s.level == Level::kMust && breaks_conformance(s.outcome)) return false;
   return true;

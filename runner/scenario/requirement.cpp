@@ -76,7 +76,16 @@ std::string normalise_quote_text(std::string_view text) {
       if (text.substr(i, 2) == "//") { i += 1; continue; }
       line_start = false;
     }
-    if (c == '*' || c == '`') continue;
+    if (c == '*' || c == '`' || c == '[') continue;
+    // A Markdown link keeps its text: "[Foo](#anchor)" reads "Foo".
+    if (c == ']' && i + 1 < text.size() && text[i + 1] == '(') {
+      size_t close = text.find(')', i + 2);
+      if (close != std::string_view::npos && text.substr(i + 2, close - i - 2).find(' ') == std::string_view::npos) {
+        i = close;
+        continue;
+      }
+    }
+    if (c == ']') continue;
     if (c == ' ' || c == '\t') {
       space = true;
       continue;

@@ -46,7 +46,7 @@ bool has_keyword(std::string_view text, std::string_view keyword);
 // the problem in one sentence.
 std::string quotes_back_level(const std::vector<Quote>& quotes, Level level);
 
-// Whitespace collapsed, markdown emphasis ('*', '`') and line-leading '>' or
+// Whitespace collapsed, markdown emphasis ('*', '`'), link syntax ([text](url)) and line-leading '>' or
 // '///' comment markers dropped: the form quotes and documents are compared in.
 std::string normalise_quote_text(std::string_view text);
 // True when every fragment of `quote` (split at "..." / "…") occurs in

@@ -49,6 +49,9 @@ TEST(RequirementVerbatim, FragmentsInOrderAfterNormalising) {
   // Fragments out of order do not match.
   EXPECT_FALSE(quote_occurs_in("if the task is unknown ... The server MUST return", doc));
   EXPECT_FALSE(quote_occurs_in("...", doc));
+  // Links keep their text.
+  EXPECT_TRUE(quote_occurs_in("MUST return PushNotificationNotSupportedError.",
+                              "MUST return [`PushNotificationNotSupportedError`](#332-error-handling)."));
 }
 
 TEST(RequirementVerbatim, ProtoCommentsAndFieldLines) {
