@@ -63,6 +63,8 @@ std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card)
 // The optional capability (AgentCapabilities member) an abstract operation
 // needs, "" for operations every agent has (spec §4.6 / §8: push
 // notifications, streaming and the extended card are declared in the card).
+}  // namespace
+
 std::string_view capability_of(std::string_view op) {
   if (op == "create_push_config" || op == "get_push_config" || op == "list_push_configs" || op == "delete_push_config")
     return "pushNotifications";
@@ -70,8 +72,6 @@ std::string_view capability_of(std::string_view op) {
   if (op == "get_extended_agent_card") return "extendedAgentCard";
   return "";
 }
-
-}  // namespace
 
 std::vector<std::string> implied_capabilities(const scenario::Test& t) {
   std::vector<std::string> out;

@@ -30,6 +30,8 @@ std::string skip_reason(const scenario::Test& test, const RunConfig& config,
 // streaming, extendedAgentCard) a test's steps use, less those its
 // preconditions name explicitly.
 std::vector<std::string> implied_capabilities(const scenario::Test& test);
+// The capability an abstract operation needs ("" for the ones every agent has).
+std::string_view capability_of(std::string_view operation);
 // The tck-* behaviours a test relies on (its requires_behaviors and the
 // prefixes its messages use), and why the target cannot serve them ("" = it can).
 std::vector<std::string> behaviors_needed(const scenario::Test& test, const RunConfig& config);

@@ -133,6 +133,23 @@ OpResult call_with_repeat(Session& s, const Step& st, const Json& params, StepOu
 
 StepOutcome grade(Session& s, const Step& st, const OpResult* op);
 
+// Without a card (a stdio agent that gives none) the runner cannot gate on
+// capabilities before the run; an agent that answers an operation with the
+// very error spec §3.3.4 prescribes for an undeclared capability is telling
+// us it does not have it, so the scenario SKIPs there (docs/behaviors.md).
+std::string undeclared_by_error(const Session& s, const Step& st, const OpResult& r) {
+  if (s.config->agent_card || st.expect_error || !st.grades.empty() || r.status != OpResult::Status::kError) return "";
+  std::string_view cap = capability_of(st.operation);
+  if (cap.empty() || !r.error.is_object() || !r.error.contains("code") || !r.error["code"].is_number_integer()) return "";
+  long long code = r.error["code"].get<long long>();
+  long long prescribed = cap == "pushNotifications" ? -32003 : -32004;
+  if (code != prescribed) return "";
+  return "the agent answers " + st.operation + " with " + std::to_string(code) +
+         (cap == "pushNotifications" ? " (PushNotificationNotSupportedError)" : " (UnsupportedOperationError)") +
+         ", the error spec §3.3.4 prescribes when capabilities." + std::string(cap) +
+         " is not declared, and gives no card that declares it";
+}
+
 StepOutcome run_operation(Session& s, const Step& st) {
   auto p = s.interpolate(st.params);
   if (!p) return StepOutcome::error("params: " + p.error().message);
@@ -140,6 +157,12 @@ StepOutcome run_operation(Session& s, const Step& st) {
   add_message_id(params);
   StepOutcome until_fail;
   OpResult r = call_with_repeat(s, st, params, until_fail);
+  if (auto why = undeclared_by_error(s, st, r); !why.empty()) {
+    StepOutcome skip;
+    skip.outcome = result::Outcome::kSkip;
+    skip.note = why;
+    return skip;
+  }
   if (!until_fail.ok()) return until_fail;
   if (r.status == OpResult::Status::kNoResponse)
     return r.deadline_hit ? StepOutcome::timeout(r.problem) : StepOutcome::fail(r.problem);
@@ -264,6 +287,7 @@ StepOutcome run_steps(Session& s, const std::vector<Step>& steps, StepRecorder& 
     r.note = o.note;
     rec.add(std::move(r));
     if (severity(o.outcome) > severity(worst.outcome)) worst = o;
+    if (o.outcome == result::Outcome::kSkip) return o;  // the scenario does not apply after all
     if (!o.ok()) break;
   }
   return worst;
