@@ -62,6 +62,21 @@ void vary_objects(Json& v) {
   v[std::string(kUnknownMember)] = kUnknownValue;
 }
 
+// A result or event: every object gets the unknown member except a
+// StreamResponse / SendMessageResponse wrapper itself ({"task": ...}), whose
+// single member the agent's own 0.3 translation (--serve-0.3) reads as the
+// payload's kind.
+void vary_result(Json& v) {
+  if (v.is_object() && v.size() == 1) {
+    const std::string& key = v.begin().key();
+    if (key == "task" || key == "message" || key == "statusUpdate" || key == "artifactUpdate") {
+      vary_objects(v.begin().value());
+      return;
+    }
+  }
+  vary_objects(v);
+}
+
 bool is_state(const Json& status_holder, std::string_view state) {
   const Json* s = &status_holder;
   if (!s->is_object() || !s->contains("status")) return false;
@@ -172,7 +187,7 @@ class LegalVariation : public Choices {
     vary_objects(card);
   }
 
-  void shape_output(Json& value) const override { vary_objects(value); }
+  void shape_output(Json& value) const override { vary_result(value); }
 
   std::unique_ptr<EventStream> shape_stream(std::unique_ptr<EventStream> s) const override {
     return std::make_unique<VariedStream>(std::move(s), *this);
