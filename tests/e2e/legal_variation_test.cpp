@@ -72,6 +72,9 @@ Outcomes read_outcomes(const fs::path& report) {
 }
 
 // Runs a2a-conform with `args` (target and paths), writing report.json to `name`.
+// No behaviours file of ours is given on purpose: the variation behaves as an
+// ACTS §11 agent (tck-long-running 5000 ms, no private delay=NNN), so the
+// runner's ACTS defaults are the ones that describe it.
 Outcomes run_suites(const std::string& name, std::vector<std::string> args) {
   fs::path json = artifacts_dir() / ("legal-variation-" + name + ".json");
   fs::remove(json);
