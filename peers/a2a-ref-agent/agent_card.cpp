@@ -47,12 +47,18 @@ Json agent_card(const AgentConfig& config) {
       {"defaultOutputModes", Json::array({"text/plain", "application/json"})},
       {"skills", skills()},
   };
+  config.choices->shape_card(card);
   apply_card_faults(config.faults, card);
   return card;
 }
 
 CallResult get_extended_agent_card(CoreState& st, const Json& params) {
   if (auto e = require_object(params, true)) return *e;
+  if (!st.extended_card_supported) {
+    return a2a_error(jsonrpc::A2AError::kUnsupportedOperation,
+                     "GetExtendedAgentCard is not supported: the agent card declares capabilities.extendedAgentCard "
+                     "false (spec §3.3.4)");
+  }
   return agent_card(st.config);
 }
 

@@ -1,5 +1,7 @@
 #include "peers/a2a-ref-agent/agent_core.hpp"
 
+#include <algorithm>
+
 #include "peers/a2a-ref-agent/core_state.hpp"
 
 namespace a2a::agent {
@@ -17,7 +19,27 @@ const AgentConfig& AgentCore::config() const { return state_->config; }
 
 void AgentCore::shutdown() { state_->store.close(); }
 
+TurnPlan CoreState::plan_turn(Behaviour b, int turn, std::string_view text) const {
+  TurnPlan plan = agent::plan_turn(b, turn, text, plan_settings);
+  config.choices->shape_plan(b, plan);
+  // Artifact ids are the core's choice: one new id per artifact of the plan.
+  std::vector<std::pair<std::string, std::string>> ids;
+  for (auto& c : plan.chunks) {
+    std::string old = c.artifact.value("artifactId", "");
+    auto it = std::find_if(ids.begin(), ids.end(), [&](const auto& p) { return p.first == old; });
+    if (it == ids.end()) it = ids.insert(ids.end(), {old, new_id(IdKind::kArtifact)});
+    c.artifact["artifactId"] = it->second;
+  }
+  return plan;
+}
+
 CallResult AgentCore::call(Operation op, const Json& params) {
+  CallResult out = dispatch(op, params);
+  if (out.ok()) state_->config.choices->shape_output(out.value());
+  return out;
+}
+
+CallResult AgentCore::dispatch(Operation op, const Json& params) {
   CoreState& st = *state_;
   switch (op) {
     case Operation::kSendMessage: return send_message(st, params);
@@ -40,6 +62,12 @@ bool AgentCore::may_block(Operation op, const Json& params) const {
 }
 
 StreamOpen AgentCore::open_stream(Operation op, const Json& params) {
+  StreamOpen out = open(op, params);
+  if (out.stream) out.stream = state_->config.choices->shape_stream(std::move(out.stream));
+  return out;
+}
+
+StreamOpen AgentCore::open(Operation op, const Json& params) {
   CoreState& st = *state_;
   switch (op) {
     case Operation::kSendStreamingMessage: return send_streaming_message(st, params);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "peers/a2a-ref-agent/call_result.hpp"
+#include "peers/a2a-ref-agent/choices.hpp"
 #include "peers/a2a-ref-agent/event_stream.hpp"
 #include "peers/a2a-ref-agent/faults.hpp"
 #include "runner/a2a/methods.hpp"
@@ -26,6 +27,8 @@ struct AgentConfig {
   // AgentInterface entries of the agent card ({url, protocolBinding, protocolVersion}).
   Json interfaces = Json::array();
   Faults faults;
+  // Where the spec leaves a choice: ours, or --legal-variation's (choices.hpp).
+  std::shared_ptr<const Choices> choices = reference_choices();
   // Push delivery (a2a-protocol.md §5): called for each push config of a task
   // on each status or artifact event logged after the config was created,
   // with the config and the StreamResponse to POST. Called with the task
@@ -56,6 +59,10 @@ class AgentCore {
   const AgentConfig& config() const;
 
  private:
+  // The operations as the core implements them; call() and open_stream()
+  // hand their outcome to the choices (choices.hpp) on the way out.
+  CallResult dispatch(model::Operation op, const Json& params);
+  StreamOpen open(model::Operation op, const Json& params);
   std::unique_ptr<CoreState> state_;
 };
 

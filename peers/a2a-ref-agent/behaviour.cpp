@@ -143,7 +143,8 @@ TurnPlan plan_multi_turn(int turn, std::string_view text) {
 }
 
 TurnPlan plan_long_running(std::string_view text, const PlanSettings& settings) {
-  long long ms = int_setting(text, "delay=").value_or(settings.long_running.count());
+  long long ms = settings.long_running.count();
+  if (settings.delay_from_text) ms = int_setting(text, "delay=").value_or(ms);
   ms = std::clamp<long long>(ms, 0, settings.max_delay.count());
   TurnPlan p = complete_with(text_artifact("result", "Long-running work finished after " + std::to_string(ms) + " ms."),
                              "Long-running work finished.");

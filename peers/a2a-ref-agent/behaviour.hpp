@@ -77,6 +77,7 @@ struct TurnPlan {
 struct PlanSettings {
   core::Millis long_running{1000};
   core::Millis max_delay{60000};
+  bool delay_from_text = true;  // tck-long-running: `delay=NNN` in the text overrides long_running
 };
 
 // turn 0 = the message that created the task; 1.. = follow-ups.

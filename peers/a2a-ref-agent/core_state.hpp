@@ -18,17 +18,35 @@ std::optional<CallError> normalize_push_config(const Json& cfg, const std::strin
 
 struct CoreState {
   explicit CoreState(AgentConfig c) : config(std::move(c)) {
-    plan.long_running = config.long_running;
+    PlanSettings cli;
+    cli.long_running = config.long_running;
+    plan_settings = config.choices->plan_settings(cli);
+    store.set_choices(config.choices);
     if (config.push_sink) store.set_push_hook(push_hook(config));
+    AgentConfig declared = config;
+    declared.faults = Faults{};  // the card faults break the card, not the operations
+    Json caps = agent_card(declared).value("capabilities", Json::object());
+    push_supported = caps.is_object() && caps.value("pushNotifications", false);
+    extended_card_supported = caps.is_object() && caps.value("extendedAgentCard", false);
   }
   bool fault(Fault f) const { return config.faults.has(f); }
+  std::string new_id(IdKind kind) const { return config.choices->new_id(kind); }
+  // A behaviour's plan for a turn, shaped by the choices, its artifacts with ids the choices give.
+  TurnPlan plan_turn(Behaviour b, int turn, std::string_view text) const;
 
   AgentConfig config;
-  PlanSettings plan;
+  PlanSettings plan_settings;
+  // What the card declares (§3.3.4: an operation of a capability not
+  // declared answers the error the spec prescribes).
+  bool push_supported = true;
+  bool extended_card_supported = true;
   TaskStore store;
   // Declared after the store: destroyed first, so no job outlives the store.
   Scheduler scheduler;
 };
+
+// PushNotificationNotSupportedError unless the card declares pushNotifications.
+std::optional<CallError> check_push_supported(const CoreState& st);
 
 CallResult send_message(CoreState& st, const Json& params);
 // False when send_message() certainly answers without waiting for the task.

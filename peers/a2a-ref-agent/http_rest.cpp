@@ -106,7 +106,10 @@ void serve(const RestRequest& rr, Operation op, const Json& params) {
     }
     SseFormat format;
     format.event = [](const Json& event) { return jsonrpc::dump(event); };
-    format.error = [&rr](const CallError& e) { return Json::parse(rest_error_reply(e, rr.ctx.faults, false).body); };
+    // By value: the rest of the stream is pumped on a worker after `rr` is gone.
+    format.error = [faults = ctx.faults](const CallError& e) {
+      return Json::parse(rest_error_reply(e, faults, false).body);
+    };
     pump_stream(ctx, rr.ex, std::move(opened.stream), format);
     return;
   }

@@ -155,6 +155,7 @@ void HttpAgent::on_request(std::shared_ptr<HttpExchange> ex) {
     ex->reply(ServerReply{503, {{"Retry-After", "1"}}, "", true});
     return;
   }
+  if (options_.decorate_exchange) ex = options_.decorate_exchange(std::move(ex), *core_);
   const ServerRequest& req = ex->request();
   if (req.path() == kCardPath) {
     handle_card(*ctx_, *ex);

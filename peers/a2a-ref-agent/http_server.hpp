@@ -42,6 +42,10 @@ struct HttpAgentOptions {
   size_t max_queue = 4096;
   core::Millis max_stream{600000};
   int log_fd = 2;  // -1 = silent
+  // Wraps every exchange before the bindings see it (the legal variation's
+  // wire choices, http_variation.hpp); empty = the bindings answer as they are.
+  std::function<std::shared_ptr<transport::HttpExchange>(std::shared_ptr<transport::HttpExchange>, AgentCore&)>
+      decorate_exchange;
 };
 
 class PushDelivery;

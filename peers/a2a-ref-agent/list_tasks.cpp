@@ -14,7 +14,6 @@
 namespace a2a::agent {
 namespace {
 
-constexpr long long kDefaultPageSize = 50;
 constexpr long long kMaxPageSize = 100;
 constexpr std::string_view kCursorPrefix = "v1:";
 
@@ -27,7 +26,7 @@ struct Key {
 struct ListRequest {
   std::optional<std::string> context_id;
   std::optional<model::TaskState> status;
-  long long page_size = kDefaultPageSize;
+  long long page_size = 0;  // the request's, else the choices' default
   std::optional<Key> after;  // from pageToken: only keys below this one
   std::optional<long long> since_ms;
   bool include_artifacts = false;
@@ -67,7 +66,7 @@ std::optional<CallError> parse_paging(const Json& params, ListRequest& out) {
   if (size && (*size < 1 || *size > kMaxPageSize)) {
     return invalid_params("pageSize", "must be between 1 and 100, got " + std::to_string(*size));
   }
-  out.page_size = size.value_or(kDefaultPageSize);
+  if (size) out.page_size = *size;
   std::optional<std::string> token;
   if (auto e = get_string(params, "pageToken", token)) return e;
   if (token && !token->empty()) {
@@ -106,6 +105,7 @@ bool matches(const TaskRecord& r, const ListRequest& q) {
 
 CallResult list_tasks(CoreState& st, const Json& params) {
   ListRequest q;
+  q.page_size = st.config.choices->default_page_size();
   if (auto e = parse_list(params, q)) return *e;
   if (st.fault(Fault::kSemIgnoreHistoryLength)) q.view.history_length.reset();
   q.view.artifacts = q.include_artifacts || st.fault(Fault::kSemListIncludesArtifacts);

@@ -23,6 +23,7 @@
 #include "peers/a2a-ref-agent/faults.hpp"
 #include "peers/a2a-ref-agent/http_push.hpp"
 #include "peers/a2a-ref-agent/http_server.hpp"
+#include "peers/a2a-ref-agent/http_variation.hpp"
 #include "peers/a2a-ref-agent/stdio_server.hpp"
 
 namespace {
@@ -64,6 +65,16 @@ std::string help_footer() {
         "a2a-stdio / protocolVersion 1.0, ack {sessionId, selectVariant, accept}, streams as responses\n"
         "with the request id ending in {id, streamEnd:true}, cancelStream, system/shutdown, heartbeat\n"
         "frames, 1 MiB body cap, malformed JSON and oversized frames fatal. See docs/stdio-json.md.\n"
+        "\n--legal-variation: wherever the A2A spec leaves a choice open, the agent takes the legal\n"
+        "choice it does not take by default (on every binding): opaque non-UUID ids; no status message\n"
+        "on INPUT_REQUIRED / AUTH_REQUIRED; no provider or skill examples in the card; capabilities\n"
+        "pushNotifications and extendedAgentCard false (their operations answer -32003 / -32004);\n"
+        "tck-long-running takes 5000 ms whatever delay=NNN says; 100 ms between stream events; a new\n"
+        "task's stream starts with the Task already WORKING; ListTasks pages of 2 by default; unknown\n"
+        "members (x-variation-note) in every object and explicit defaults (append/lastChunk false, empty\n"
+        "lists). HTTP: chunked bodies, application/json; charset=utf-8 (JSON-RPC) and\n"
+        "application/a2a+json (REST), SSE with comments, id:, retry:, CRLF and LF line ends and data split\n"
+        "over two lines. Each choice and the spec sentence allowing it: docs/legal-variation.md.\n"
         "\nExit codes:\n"
         "  0   clean end: stdin EOF, handshake rejected, stdin closed before the ack, system/shutdown;\n"
         "      HTTP: SIGINT/SIGTERM\n"
@@ -116,6 +127,7 @@ struct Cli {
   std::vector<std::string> auth_tokens = {"a2a-conform"};
   std::string interfaces = "jsonrpc,rest";
   bool serve_v03 = false;
+  bool legal_variation = false;
 };
 
 void add_options(CLI::App& app, Cli& cli) {
@@ -148,6 +160,10 @@ void add_options(CLI::App& app, Cli& cli) {
       ->capture_default_str();
   app.add_flag("--serve-0.3", cli.serve_v03,
                "HTTP: JSON-RPC also serves A2A 0.3 (no or a 0.3 A2A-Version) and the card declares it");
+  app.add_flag("--legal-variation", cli.legal_variation,
+               "Where the spec leaves a choice, take the other legal one (opaque ids, optional fields and "
+               "capabilities off, ListTasks pages of 2, chunked HTTP, varied SSE, unknown members, ...); "
+               "see docs/legal-variation.md");
   app.add_flag("-q,--quiet", cli.quiet, "No diagnostics on stderr");
   app.set_version_flag("--version", "a2a-ref-agent " + std::string(kAgentVersion));
   app.footer(help_footer());
@@ -197,6 +213,10 @@ int serve_http(const Cli& cli, const Faults& faults) {
   o.interfaces = *bindings;
   o.serve_v03 = cli.serve_v03;
   o.agent.faults = faults;
+  if (cli.legal_variation) {
+    o.agent.choices = legal_variation_choices();
+    o.decorate_exchange = legal_variation_exchange;
+  }
   o.agent.long_running = a2a::core::Millis(cli.long_running_ms);
   o.agent.max_block = a2a::core::Millis(cli.max_block_ms);
   o.log_fd = cli.quiet ? -1 : STDERR_FILENO;
@@ -244,6 +264,7 @@ int main(int argc, char** argv) {
   Profile profile = *profile_by_name(cli.profile);
   ServerOptions opt = default_server_options(profile);
   opt.faults = faults;
+  if (cli.legal_variation) opt.agent.choices = legal_variation_choices();
   if (const char* sid = std::getenv("A2A_SESSION_ID")) opt.session_env = sid;
   if (const char* v = std::getenv("A2A_PROTOCOL_VERSION")) opt.protocol_version_env = v;
   opt.session_params = service_params_from_env(environment());

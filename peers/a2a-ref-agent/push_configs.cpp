@@ -35,6 +35,13 @@ std::optional<CallError> parse_ref(const Json& params, std::string& task_id, std
 
 }  // namespace
 
+std::optional<CallError> check_push_supported(const CoreState& st) {
+  if (st.push_supported) return std::nullopt;
+  return a2a_error(jsonrpc::A2AError::kPushNotificationNotSupported,
+                   "Push notifications are not supported: the agent card declares capabilities.pushNotifications "
+                   "false (spec §3.3.4)");
+}
+
 TaskStore::PushHook push_hook(const AgentConfig& config) {
   auto sink = config.push_sink;
   Faults faults = config.faults;
@@ -69,6 +76,7 @@ std::optional<CallError> normalize_push_config(const Json& cfg, const std::strin
 }
 
 CallResult create_push_config(CoreState& st, const Json& params) {
+  if (auto e = check_push_supported(st)) return *e;
   if (auto e = require_object(params, false)) return *e;
   std::string task_id;
   if (auto e = get_required_string(params, "taskId", task_id)) return *e;
@@ -91,6 +99,7 @@ CallResult create_push_config(CoreState& st, const Json& params) {
 }
 
 CallResult get_push_config(CoreState& st, const Json& params) {
+  if (auto e = check_push_supported(st)) return *e;
   std::string task_id, id;
   if (auto e = parse_ref(params, task_id, id)) return *e;
   auto lk = st.store.lock();
@@ -103,6 +112,7 @@ CallResult get_push_config(CoreState& st, const Json& params) {
 }
 
 CallResult list_push_configs(CoreState& st, const Json& params) {
+  if (auto e = check_push_supported(st)) return *e;
   if (auto e = require_object(params, false)) return *e;
   std::string task_id;
   if (auto e = get_required_string(params, "taskId", task_id)) return *e;
@@ -117,6 +127,7 @@ CallResult list_push_configs(CoreState& st, const Json& params) {
 }
 
 CallResult delete_push_config(CoreState& st, const Json& params) {
+  if (auto e = check_push_supported(st)) return *e;
   std::string task_id, id;
   if (auto e = parse_ref(params, task_id, id)) return *e;
   auto lk = st.store.lock();

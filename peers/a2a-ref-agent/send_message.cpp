@@ -66,7 +66,7 @@ std::optional<CallError> validation_error(const Json& message) {
   return invalid_params(why.substr(0, colon), why.substr(colon + 2));
 }
 
-std::optional<CallError> parse_configuration(const Json& params, SendRequest& out) {
+std::optional<CallError> parse_configuration(const CoreState& st, const Json& params, SendRequest& out) {
   const Json* cfg = field(params, "configuration");
   if (!cfg) return std::nullopt;
   if (!cfg->is_object()) return invalid_params("configuration", "must be an object");
@@ -75,6 +75,7 @@ std::optional<CallError> parse_configuration(const Json& params, SendRequest& ou
   out.return_immediately = immediate.value_or(false);
   if (auto e = get_history_length(*cfg, out.view.history_length, "configuration")) return e;
   if (const Json* push = field(*cfg, "taskPushNotificationConfig")) {
+    if (auto e = check_push_supported(st)) return e;
     if (!push->is_object()) return invalid_params("configuration.taskPushNotificationConfig", "must be an object");
     Json checked;
     if (auto e = normalize_push_config(*push, "", checked)) return e;
@@ -87,14 +88,14 @@ std::optional<CallError> parse_configuration(const Json& params, SendRequest& ou
   return std::nullopt;
 }
 
-std::optional<CallError> parse_send(const Json& params, SendRequest& out) {
+std::optional<CallError> parse_send(const CoreState& st, const Json& params, SendRequest& out) {
   if (auto e = require_object(params, false)) return e;
   const Json* message = field(params, "message");
   if (!message || !message->is_object()) return invalid_params("message", "is required and must be an object");
   out.message = message;
   if (auto e = validation_error(*message)) return e;
   if (auto e = check_content_types(*message)) return e;
-  if (auto e = parse_configuration(params, out)) return e;
+  if (auto e = parse_configuration(st, params, out)) return e;
   // message.taskId/contextId; the request-level spelling the ACTS files use is accepted too.
   if (auto e = get_string(*message, "taskId", out.task_id, "message")) return e;
   if (!out.task_id) {
@@ -144,7 +145,7 @@ void add_inline_push_config(TaskRecord& r, const SendRequest& req) {
 std::function<void()> begin_turn(CoreState& st, const std::shared_ptr<TaskRecord>& r, const std::string& text) {
   uint64_t gen = ++r->generation;
   st.store.set_status(*r, TaskState::kWorking, "", false);
-  TurnPlan plan = plan_turn(r->behaviour, r->turn, text, st.plan);
+  TurnPlan plan = st.plan_turn(r->behaviour, r->turn, text);
   bool idle = plan.chunks.empty() && !plan.stream_error && plan.final_state == TaskState::kWorking;
   if (idle) return {};  // tck-cancel: stays WORKING
   core::Millis delay = plan.delay;
@@ -163,12 +164,12 @@ std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& r
   Accepted acc;
   if (behaviour == Behaviour::kMessageResponse) {
     // No task and no new context: a contextId appears only when the client sent one.
-    acc.reply = model::make_message(model::to_string(model::Role::kAgent), core::uuid_v7(),
+    acc.reply = model::make_message(model::to_string(model::Role::kAgent), st.new_id(IdKind::kMessage),
                                     Json::array({model::text_part(message_reply_text(sel.text))}),
                                     req.context_id.value_or(""), "");
     return acc;
   }
-  std::string ctx = req.context_id.value_or(core::uuid_v7());
+  std::string ctx = req.context_id ? *req.context_id : st.new_id(IdKind::kContext);
   acc.record = st.store.create(ctx, behaviour, *req.message);
   acc.first_event = model::wrap_task(task_json(*acc.record, req.view));
   acc.start_index = acc.record->log.size();
@@ -223,7 +224,7 @@ std::variant<Accepted, CallError> accept(CoreState& st, SendRequest& req) {
 
 CallResult send_message(CoreState& st, const Json& params) {
   SendRequest req;
-  if (auto e = parse_send(params, req)) return *e;
+  if (auto e = parse_send(st, params, req)) return *e;
   auto outcome = accept(st, req);
   if (auto* e = std::get_if<CallError>(&outcome)) return *e;
   Accepted& acc = std::get<Accepted>(outcome);
@@ -262,14 +263,14 @@ bool send_may_block(const CoreState& st, const Json& params) {
   switch (sel.behaviour) {
     case Behaviour::kMessageResponse: return false;
     case Behaviour::kCancel: return true;
-    case Behaviour::kLongRunning: return plan_turn(sel.behaviour, 0, sel.text, st.plan).delay.count() > 0;
+    case Behaviour::kLongRunning: return st.plan_turn(sel.behaviour, 0, sel.text).delay.count() > 0;
     default: return false;
   }
 }
 
 StreamOpen send_streaming_message(CoreState& st, const Json& params) {
   SendRequest req;
-  if (auto e = parse_send(params, req)) return StreamOpen{*e, nullptr};
+  if (auto e = parse_send(st, params, req)) return StreamOpen{*e, nullptr};
   auto outcome = accept(st, req);
   if (auto* e = std::get_if<CallError>(&outcome)) return StreamOpen{*e, nullptr};
   Accepted& acc = std::get<Accepted>(outcome);

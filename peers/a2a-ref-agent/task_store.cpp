@@ -29,7 +29,7 @@ std::shared_ptr<TaskRecord> TaskStore::find(const std::string& id) const {
 std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Behaviour b,
                                               const Json& user_message) {
   auto r = std::make_shared<TaskRecord>();
-  r->id = core::uuid_v7();
+  r->id = choices_->new_id(IdKind::kTask);
   r->context_id = context_id;
   r->behaviour = b;
   r->state = model::TaskState::kSubmitted;
@@ -51,7 +51,7 @@ void TaskStore::append_user_message(TaskRecord& r, const Json& user_message) {
 }
 
 Json TaskStore::agent_message(const TaskRecord& r, const std::string& text) const {
-  return model::make_message(model::to_string(model::Role::kAgent), core::uuid_v7(),
+  return model::make_message(model::to_string(model::Role::kAgent), choices_->new_id(IdKind::kMessage),
                              Json::array({model::text_part(text)}), r.context_id, r.id);
 }
 

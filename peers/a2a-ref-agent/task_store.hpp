@@ -26,6 +26,7 @@
 
 #include "peers/a2a-ref-agent/behaviour.hpp"
 #include "peers/a2a-ref-agent/call_result.hpp"
+#include "peers/a2a-ref-agent/choices.hpp"
 #include "runner/a2a/model.hpp"
 #include "runner/core/deadline.hpp"
 
@@ -100,6 +101,8 @@ class TaskStore {
   // artifact event logged; must not block. Set before the store is shared.
   using PushHook = std::function<void(const TaskRecord&, const Json& config, const Json& event)>;
   void set_push_hook(PushHook hook) { push_hook_ = std::move(hook); }
+  // Who makes task and message ids. Set before the store is shared.
+  void set_choices(std::shared_ptr<const Choices> c) { choices_ = std::move(c); }
   // Wakes every waiter; later waits return at once. Takes the lock itself.
   void close();
 
@@ -122,6 +125,7 @@ class TaskStore {
   uint64_t seq_ = 0;
   bool closed_ = false;
   PushHook push_hook_;
+  std::shared_ptr<const Choices> choices_ = reference_choices();
 };
 
 }  // namespace a2a::agent
