@@ -47,7 +47,16 @@ std::string filter_text(const std::vector<std::string>& transport) {
 
 // ACTS §3.3 capabilities precondition against the agent card, when we have one.
 std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card) {
-  if (!pre.is_object() || !pre.contains("capabilities") || !card) return {};
+  if (!pre.is_object() || !pre.contains("capabilities") || !pre["capabilities"].is_object()) return {};
+  if (!card) {
+    // No card (a stdio agent that gives none): a capability the test needs
+    // is tried (the agent's answer tells, step_exec.cpp); one it needs absent
+    // cannot be known absent.
+    for (const auto& [k, v] : pre["capabilities"].items())
+      if (v == Json(false))
+        return "the test needs capabilities." + k + " false and the agent gives no card to show it";
+    return {};
+  }
   const Json caps = card->value("capabilities", Json::object());
   for (const auto& [k, v] : pre["capabilities"].items()) {
     // Spec §3.3.4: a capability "false or not present" is not declared, so
