@@ -45,6 +45,17 @@ std::string filter_text(const std::vector<std::string>& transport) {
   return "[" + out + "]";
 }
 
+// A capability as the card declares it: capabilities.<name>, or for the
+// extended card the A2A 0.3 member supportsAuthenticatedExtendedCard (a 0.3
+// card is gated like a 1.0 one). null when the card says nothing.
+Json declared(const Json& card, const std::string& name) {
+  const Json caps = card.value("capabilities", Json::object());
+  if (caps.is_object() && caps.contains(name)) return caps[name];
+  if (name == "extendedAgentCard" && card.contains("supportsAuthenticatedExtendedCard"))
+    return card["supportsAuthenticatedExtendedCard"];
+  return nullptr;
+}
+
 // ACTS §3.3 capabilities precondition against the agent card, when we have one.
 std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card) {
   if (!pre.is_object() || !pre.contains("capabilities") || !pre["capabilities"].is_object()) return {};
@@ -57,14 +68,12 @@ std::string unmet_capabilities(const Json& pre, const std::optional<Json>& card)
         return "the test needs capabilities." + k + " false and the agent gives no card to show it";
     return {};
   }
-  const Json caps = card->value("capabilities", Json::object());
   for (const auto& [k, v] : pre["capabilities"].items()) {
     // Spec §3.3.4: a capability "false or not present" is not declared, so
     // `false` is met by an absent member.
-    bool absent_means_false = v == Json(false) && (!caps.is_object() || !caps.contains(k));
-    if (absent_means_false) continue;
-    if (!caps.is_object() || !caps.contains(k) || caps[k] != v)
-      return "agent card capability " + k + " is not " + v.dump();
+    Json has = declared(*card, k);
+    if (v == Json(false) && has.is_null()) continue;
+    if (has != v) return "agent card capability " + k + " is not " + v.dump();
   }
   return {};
 }
@@ -111,12 +120,11 @@ namespace {
 // (a stdio agent that gives none) the test runs.
 std::string undeclared_capability(const scenario::Test& t, const std::optional<Json>& card) {
   if (!card || !card->is_object()) return {};
-  const Json caps = card->value("capabilities", Json::object());
   for (const auto& c : implied_capabilities(t)) {
-    bool on = caps.is_object() && caps.contains(c) && caps[c].is_boolean() && caps[c].get<bool>();
-    if (!on)
+    Json has = declared(*card, c);
+    if (!(has.is_boolean() && has.get<bool>()))
       return "uses " + c + ", which the agent card does not declare (capabilities." + c + " is " +
-             (caps.is_object() && caps.contains(c) ? caps[c].dump() : std::string("absent")) + ")";
+             (has.is_null() ? std::string("absent") : has.dump()) + ")";
   }
   return {};
 }
