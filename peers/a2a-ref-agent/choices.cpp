@@ -85,8 +85,10 @@ bool is_state(const Json& status_holder, std::string_view state) {
 }
 
 // The variation's streams: events at most every kEventGap; a new task's
-// SUBMITTED snapshot and the WORKING status update right behind it go out as
-// one Task already WORKING; every event shaped like a unary result.
+// first snapshot is already WORKING (our default says SUBMITTED), and the
+// WORKING status update behind it still follows (ACTS §11.2 tck-stream-basic:
+// "status(working) → artifact → status(completed)"); every event shaped like
+// a unary result.
 class VariedStream : public EventStream {
  public:
   VariedStream(std::unique_ptr<EventStream> inner, const Choices& choices)
@@ -135,7 +137,6 @@ class VariedStream : public EventStream {
     if (next.kind == StreamItem::Kind::kEvent && next.event.contains("statusUpdate") &&
         is_state(next.event["statusUpdate"], "TASK_STATE_WORKING")) {
       first.event["task"]["status"] = next.event["statusUpdate"]["status"];
-      return;
     }
     if (next.kind != StreamItem::Kind::kTimeout) held_ = std::move(next);
   }

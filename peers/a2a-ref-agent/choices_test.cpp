@@ -129,14 +129,17 @@ TEST(LegalVariationCore, StreamStartsWorkingAndIsPaced) {
   Drained d = drain(*open.stream);
   auto took = std::chrono::duration_cast<milliseconds>(core::Clock::now() - t0);
   ASSERT_TRUE(d.ended);
-  ASSERT_EQ(d.events.size(), 3u);  // task (WORKING), artifact, completed
+  // task (already WORKING), statusUpdate WORKING (ACTS §11.2 tck-stream-basic), artifact, completed
+  ASSERT_EQ(d.events.size(), 4u);
   EXPECT_EQ(payload_of(d.events[0]), "task");
   EXPECT_EQ(state_of(d.events[0]["task"]), "TASK_STATE_WORKING");
-  EXPECT_EQ(payload_of(d.events[1]), "artifactUpdate");
-  EXPECT_EQ(d.events[1]["artifactUpdate"]["append"], false);
-  EXPECT_EQ(d.events[1]["artifactUpdate"]["lastChunk"], true);
-  EXPECT_EQ(payload_of(d.events[2]), "statusUpdate");
-  EXPECT_GE(took.count(), 200) << "100 ms between events";
+  EXPECT_EQ(payload_of(d.events[1]), "statusUpdate");
+  EXPECT_EQ(state_of(d.events[1]["statusUpdate"]), "TASK_STATE_WORKING");
+  EXPECT_EQ(payload_of(d.events[2]), "artifactUpdate");
+  EXPECT_EQ(d.events[2]["artifactUpdate"]["append"], false);
+  EXPECT_EQ(d.events[2]["artifactUpdate"]["lastChunk"], true);
+  EXPECT_EQ(payload_of(d.events[3]), "statusUpdate");
+  EXPECT_GE(took.count(), 300) << "100 ms between events";
   for (const auto& e : d.events) {
     EXPECT_TRUE(e[payload_of(e)].contains("x-variation-note"));
     EXPECT_EQ(e.size(), 1u) << "the wrapper keeps its single member (the 0.3 translation reads it)";
