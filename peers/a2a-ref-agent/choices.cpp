@@ -97,6 +97,12 @@ class VariedStream : public EventStream {
   StreamItem next(core::Deadline deadline) override {
     if (!pace(deadline)) return StreamItem{StreamItem::Kind::kTimeout, nullptr, {}};
     StreamItem item;
+    bool canceled;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      canceled = canceled_;
+    }
+    if (canceled) held_.reset();  // a canceled stream ends at once, held event or not
     if (held_) {
       item = std::move(*held_);
       held_.reset();

@@ -82,7 +82,7 @@ TEST(LegalVariationHttp, JsonRpcStreamsAreRewrittenToo) {
   auto r = rpc(*a, "SendStreamingMessage", msg_params("tck-stream-basic"));
   EXPECT_EQ(r.status, 200);
   std::vector<Json> events = sse_data(r.body);
-  ASSERT_EQ(events.size(), 3u);  // no final snapshot: §11.7 allows it on REST only
+  ASSERT_EQ(events.size(), 4u);  // task, working, artifact, completed; no final snapshot: §11.7 allows it on REST only
   for (const auto& e : events) {
     ASSERT_FALSE(e.is_discarded());
     EXPECT_EQ(e["jsonrpc"], "2.0");
