@@ -22,8 +22,8 @@ namespace {
 const std::string kConform = A2A_CONFORM;
 const std::string kAgent = A2A_REF_AGENT;
 const std::string kSrc = A2A_SOURCE_DIR;
-// Breaks STDIO-LIFE-004 and -005 (fixtures/fault-matrix.yaml), not A2A-CORE-001.
-const std::string kFault = "frame-lowercase-header";
+// Breaks STDIO-LIFE-001 and -002 (fixtures/fault-matrix.yaml), not A2A-CORE-001.
+const std::string kFault = "life-exit-nonzero-on-eof";  // fails STDIO-LIFE-001/002 at MUST level, at once
 
 fs::path fresh_dir(const std::string& name) {
   fs::path d = fs::path(A2A_BINARY_DIR) / "test-artifacts" / name;
@@ -39,7 +39,7 @@ std::string read_text(const fs::path& p) {
 }
 
 std::vector<std::string> selection() {
-  return {"--id", "STDIO-LIFE-004", "--id", "STDIO-LIFE-005", "--id", "A2A-CORE-001", "-q", "--color", "never"};
+  return {"--id", "STDIO-LIFE-001", "--id", "STDIO-LIFE-002", "--id", "A2A-CORE-001", "-q", "--color", "never"};
 }
 
 std::vector<std::string> args(std::vector<std::string> head, const std::vector<std::string>& tail) {
@@ -64,7 +64,7 @@ TEST(MultiTarget, TwoAgentsGiveOneCombinedReportAndTheWorstExitCode) {
   EXPECT_NE(r.out.find("NOT CONFORMANT  " + kAgent + " --fault " + kFault + "\n"), std::string::npos) << r.out;
 
   // Per-target reports, named predictably.
-  fs::path t1 = out / "targets" / "1-a2a-ref-agent", t2 = out / "targets" / "2-a2a-ref-agent-fault-frame-lowercase-head";
+  fs::path t1 = out / "targets" / "1-a2a-ref-agent", t2 = out / "targets" / "2-a2a-ref-agent-fault-life-exit-nonzero-on";
   for (const auto& dir : {t1, t2}) {
     EXPECT_TRUE(fs::exists(dir / "report.json")) << dir;
     EXPECT_TRUE(fs::exists(dir / "junit.xml")) << dir;
@@ -109,7 +109,7 @@ TEST(MultiTarget, TwoAgentsGiveOneCombinedReportAndTheWorstExitCode) {
   // One JUnit testsuite per target.
   std::string xml = read_text(out / "junit.xml");
   EXPECT_NE(xml.find("<testsuite name=\"1-a2a-ref-agent\" tests=\"3\" failures=\"0\""), std::string::npos) << xml;
-  EXPECT_NE(xml.find("<testsuite name=\"2-a2a-ref-agent-fault-frame-lowercase-head\" tests=\"3\" failures=\"2\""),
+  EXPECT_NE(xml.find("<testsuite name=\"2-a2a-ref-agent-fault-life-exit-nonzero-on\" tests=\"3\" failures=\"2\""),
             std::string::npos)
       << xml;
 }
