@@ -1,6 +1,7 @@
 #include "runner/a2a/validate.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <set>
 
 #include "runner/a2a/model.hpp"
@@ -373,7 +374,12 @@ class Validator {
     } else if (t == "bool") {
       if (!v.is_boolean()) add(p, "expected true or false, got " + kind_of(v) + " " + show(v), type_source(msg, f));
     } else if (t == "int32") {
-      bool ok = v.is_number_integer() || (v.is_number_float() && v.get<double>() == static_cast<long long>(v.get<double>()));
+      // An integral number within int32 (ProtoJSON also reads 1.0 and 1e2).
+      bool ok = v.is_number() && !v.is_number_float()
+                    ? (v.is_number_unsigned() ? v.get<unsigned long long>() <= 2147483647ULL
+                                              : v.get<long long>() >= -2147483648LL && v.get<long long>() <= 2147483647LL)
+                    : v.is_number_float() && std::trunc(v.get<double>()) == v.get<double>() &&
+                          v.get<double>() >= -2147483648.0 && v.get<double>() <= 2147483647.0;
       if (v.is_string()) {  // ProtoJSON parsers accept an integer in a string
         std::string s = v.get<std::string>();
         size_t at = (!s.empty() && s[0] == '-') ? 1 : 0;

@@ -291,6 +291,16 @@ TEST(PayloadValidate, StreamEventsAndListResponses) {
   ASSERT_EQ(v.size(), 2u) << all(v);
   EXPECT_EQ(v[0].path, "nextPageToken");
   EXPECT_EQ(v[1].path, "pageSize");
+  list["nextPageToken"] = "";
+  list["pageSize"] = 4294967296LL;  // beyond int32
+  list["totalSize"] = 2.5;
+  v = validate_payload("ListTasksResponse", list);
+  ASSERT_EQ(v.size(), 2u) << all(v);
+  EXPECT_EQ(v[0].path, "pageSize");
+  EXPECT_EQ(v[1].path, "totalSize");
+  list["pageSize"] = "50";  // ProtoJSON parsers read an int32 in a string
+  list["totalSize"] = 3.0;
+  EXPECT_TRUE(validate_payload("ListTasksResponse", list).empty()) << all(validate_payload("ListTasksResponse", list));
   Json cfg = {{"id", "p"}, {"taskId", "t"}, {"authentication", {{"credentials", "x"}}}};
   v = validate_payload("TaskPushNotificationConfig", cfg);
   ASSERT_EQ(v.size(), 2u) << all(v);
