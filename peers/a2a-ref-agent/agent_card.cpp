@@ -24,6 +24,16 @@ Json skills() {
 void apply_card_faults(const Faults& faults, Json& card) {
   if (faults.has(Fault::kCardMissingInterfaces)) card.erase("supportedInterfaces");
   if (faults.has(Fault::kCardNoCapabilities)) card.erase("capabilities");
+  if (faults.has(Fault::kCardRelativeInterfaceUrl) && card.contains("supportedInterfaces")) {
+    for (auto& i : card["supportedInterfaces"]) {
+      std::string b = i.value("protocolBinding", "");
+      std::string url = i.value("url", "");
+      auto scheme = url.find("://");
+      if ((b != "JSONRPC" && b != "HTTP+JSON") || scheme == std::string::npos) continue;
+      auto path = url.find('/', scheme + 3);
+      i["url"] = path == std::string::npos ? std::string("/") : url.substr(path);  // "/a2a/jsonrpc"
+    }
+  }
   if (faults.has(Fault::kCardWrongBindingName) && card.contains("supportedInterfaces")) {
     for (auto& i : card["supportedInterfaces"]) {
       if (i.value("protocolBinding", "") == "HTTP+JSON") i["protocolBinding"] = "REST";

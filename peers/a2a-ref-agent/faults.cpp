@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "runner/a2a/model.hpp"
+
 namespace a2a::agent {
 namespace {
 
@@ -110,6 +112,15 @@ constexpr std::array<FaultInfo, static_cast<size_t>(Fault::kCount)> kFaults{{
      "R58: the first SubscribeToTask event is the current Task"},
     {F::kSemStreamNoTaskFirst, "sem-stream-no-task-first", "a task stream starts with a statusUpdate",
      "R49: a task stream starts with the Task"},
+    {F::kTimestampAsNumber, "timestamp-as-number",
+     "writes every timestamp (status.timestamp) as epoch milliseconds, a JSON number",
+     "spec §5.6.1: google.protobuf.Timestamp in JSON MUST be an ISO 8601 string in UTC"},
+    {F::kBadTaskStateEnum, "bad-task-state-enum",
+     "writes every TaskState as its proto number (2) instead of its name (TASK_STATE_WORKING)",
+     "spec §5.5: enum values are serialized as their string names as defined in the proto"},
+    {F::kPushGetIgnoresConfigId, "push-get-ignores-config-id",
+     "GetTaskPushNotificationConfig returns the task's first config whatever id is asked",
+     "§3.1.8: Get returns the config with the requested id"},
     {F::kHttpRestErrorStatus200, "http-rest-error-status-200", "sends REST A2A errors with HTTP status 200",
      "R104/§6.1: a REST A2A error has the HTTP status of the error table (TaskNotFound 404, ...)"},
     {F::kHttpRestNoErrorInfo, "http-rest-no-errorinfo", "REST A2A errors carry no google.rpc.ErrorInfo detail",
@@ -152,6 +163,9 @@ constexpr std::array<FaultInfo, static_cast<size_t>(Fault::kCount)> kFaults{{
      "R122/§3.12: protocolBinding is JSONRPC, GRPC or HTTP+JSON"},
     {F::kCardNoCapabilities, "card-no-capabilities", "the agent card has no capabilities object",
      "§3.12: AgentCard.capabilities is REQUIRED"},
+    {F::kCardRelativeInterfaceUrl, "card-relative-interface-url",
+     "the card's JSONRPC and HTTP+JSON interfaces carry a relative url (the path only)",
+     "a2a.proto AgentInterface.url: an absolute URL for HTTP-based transports; spec §8.3.1"},
     {F::kPushNoDelivery, "push-no-delivery", "never POSTs to push notification webhooks",
      "R82: at least one delivery attempt per config and task update"},
     {F::kPushNoAuthHeader, "push-no-auth-header", "webhook POSTs carry no Authorization header",
@@ -216,11 +230,18 @@ std::optional<Fault> fault_from_name(std::string_view name) {
 const FaultInfo& fault_info(Fault f) { return kFaults[static_cast<size_t>(f)]; }
 
 void apply_output_faults(const Faults& faults, nlohmann::json& value) {
-  if (!faults.has(Fault::kSemWrongStateName)) return;
+  bool names = faults.has(Fault::kSemWrongStateName);
+  bool numbers = faults.has(Fault::kBadTaskStateEnum);
+  bool epoch = faults.has(Fault::kTimestampAsNumber);
+  if (!names && !numbers && !epoch) return;
   if (value.is_object()) {
     for (auto it = value.begin(); it != value.end(); ++it) {
-      if (it.key() == "state" && it->is_string() && *it == "TASK_STATE_COMPLETED") {
-        *it = "completed";
+      if (it.key() == "state" && it->is_string() && (names || numbers)) {
+        auto s = model::task_state_from(it->get<std::string>());
+        if (names && *it == "TASK_STATE_COMPLETED") *it = "completed";
+        else if (numbers && s) *it = static_cast<int>(*s);  // the TaskState proto number
+      } else if (it.key() == "timestamp" && it->is_string() && epoch) {
+        if (auto ms = model::parse_timestamp_ms(it->get<std::string>())) *it = *ms;
       } else {
         apply_output_faults(faults, *it);
       }

@@ -70,6 +70,10 @@ enum class Fault {
   kSemWrongStateName,
   kSemSubscribeNoSnapshot,
   kSemStreamNoTaskFirst,
+  // A2A payload types and formats (ProtoJSON per a2a.proto)
+  kTimestampAsNumber,
+  kBadTaskStateEnum,
+  kPushGetIgnoresConfigId,
   // HTTP bindings (JSON-RPC over HTTP, REST, SSE, the card endpoint)
   kHttpRestErrorStatus200,
   kHttpRestNoErrorInfo,
@@ -91,6 +95,7 @@ enum class Fault {
   kCardMissingInterfaces,
   kCardWrongBindingName,
   kCardNoCapabilities,
+  kCardRelativeInterfaceUrl,
   // push notification delivery
   kPushNoDelivery,
   kPushNoAuthHeader,
@@ -143,8 +148,9 @@ class Faults {
   std::bitset<static_cast<size_t>(Fault::kCount)> bits_;
 };
 
-// Output-side semantic faults applied to every result and stream event a
-// binding sends (sem-wrong-state-name). No-op without faults.
+// Output-side payload faults applied to every result and stream event a
+// binding sends (sem-wrong-state-name, timestamp-as-number,
+// bad-task-state-enum). No-op without faults.
 void apply_output_faults(const Faults& faults, nlohmann::json& value);
 // Error-shape faults applied by every binding to an error object
 // {code, message, data} before it is sent (err-not-found-code, err-no-error-data).

@@ -35,6 +35,22 @@ TEST(Unit, WrongStateNameFaultRewritesEveryCompletedState) {
   EXPECT_EQ(j["list"][0]["state"], "TASK_STATE_WORKING");
 }
 
+TEST(Unit, TimestampAsNumberAndBadStateEnumFaults) {
+  nlohmann::json j = {{"task", {{"status", {{"state", "TASK_STATE_WORKING"}, {"timestamp", "1970-01-01T00:00:01.500Z"}}}}}};
+  Faults epoch;
+  epoch.add(Fault::kTimestampAsNumber);
+  nlohmann::json a = j;
+  apply_output_faults(epoch, a);
+  EXPECT_EQ(a["task"]["status"]["timestamp"], 1500);
+  EXPECT_EQ(a["task"]["status"]["state"], "TASK_STATE_WORKING");
+  Faults numbers;
+  numbers.add(Fault::kBadTaskStateEnum);
+  nlohmann::json b = j;
+  apply_output_faults(numbers, b);
+  EXPECT_EQ(b["task"]["status"]["state"], 2);  // TASK_STATE_WORKING = 2 in a2a.proto
+  EXPECT_EQ(b["task"]["status"]["timestamp"], "1970-01-01T00:00:01.500Z");
+}
+
 TEST(Unit, ErrorFaultsChangeTheNotFoundCodeAndDropData) {
   nlohmann::json e = {{"code", -32001}, {"message", "m"}, {"data", nlohmann::json::array()}};
   Faults none;

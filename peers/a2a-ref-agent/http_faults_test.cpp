@@ -111,6 +111,20 @@ TEST(HttpFaults, CardWrongBindingName) {
   EXPECT_EQ(card["supportedInterfaces"][1]["protocolBinding"], "REST");
 }
 
+TEST(HttpFaults, CardRelativeInterfaceUrl) {
+  auto agent = start_agent(Fault::kCardRelativeInterfaceUrl);
+  auto card = public_card(*agent);
+  ASSERT_TRUE(card.contains("supportedInterfaces"));
+  ASSERT_FALSE(card["supportedInterfaces"].empty());
+  for (const auto& i : card["supportedInterfaces"]) {
+    std::string url = i.value("url", "");
+    EXPECT_TRUE(url.starts_with("/")) << url;  // the path only: no scheme, no host
+  }
+  // Without the fault the URLs are absolute.
+  for (const auto& i : public_card(*start_agent())["supportedInterfaces"])
+    EXPECT_TRUE(i.value("url", "").starts_with("http://")) << i.dump();
+}
+
 TEST(HttpFaults, CardNoCapabilities) {
   auto agent = start_agent(Fault::kCardNoCapabilities);
   EXPECT_FALSE(public_card(*agent).contains("capabilities"));

@@ -89,5 +89,21 @@ TEST(Unit, DeleteNoopFaultKeepsTheConfig) {
   EXPECT_TRUE(f.call(Operation::kGetPushConfig, {{"taskId", id}, {"id", "k"}}).ok());
 }
 
+TEST(Unit, GetIgnoresConfigIdFaultAnswersTheFirstConfig) {
+  AgentConfig c = fast_config();
+  c.faults = faults_of({Fault::kPushGetIgnoresConfigId});
+  AgentCore f(c);
+  Json id = send_task(f, "tck-complete-task")["id"];
+  f.call(Operation::kCreatePushConfig, {{"taskId", id}, {"id", "a"}, {"url", "https://e.com/a"}});
+  f.call(Operation::kCreatePushConfig, {{"taskId", id}, {"id", "b"}, {"url", "https://e.com/b"}});
+  EXPECT_EQ(f.call(Operation::kGetPushConfig, {{"taskId", id}, {"id", "b"}}).value()["id"], "a");
+  // Without the fault, each id gets its own config.
+  AgentCore clean(fast_config());
+  Json id2 = send_task(clean, "tck-complete-task")["id"];
+  clean.call(Operation::kCreatePushConfig, {{"taskId", id2}, {"id", "a"}, {"url", "https://e.com/a"}});
+  clean.call(Operation::kCreatePushConfig, {{"taskId", id2}, {"id", "b"}, {"url", "https://e.com/b"}});
+  EXPECT_EQ(clean.call(Operation::kGetPushConfig, {{"taskId", id2}, {"id", "b"}}).value()["url"], "https://e.com/b");
+}
+
 }  // namespace
 }  // namespace a2a::agent

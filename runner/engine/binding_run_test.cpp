@@ -85,9 +85,10 @@ void both_bindings(const Ex& ex) {
   const auto& rq = ex->request();
   if (rq.method == "POST" && rq.target == "/") {
     Json id = Json::parse(rq.body)["id"];
-    ex->reply(json_reply(200, Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"id", "t-1"}}}}.dump()));
+    Json task = {{"id", "t-1"}, {"status", {{"state", "TASK_STATE_COMPLETED"}}}};  // a valid Task (a2a.proto)
+    ex->reply(json_reply(200, Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", task}}.dump()));
   } else if (rq.method == "GET" && rq.target.starts_with("/tasks/")) {
-    ex->reply(json_reply(200, R"({"id":"t-1"})"));
+    ex->reply(json_reply(200, R"({"id":"t-1","status":{"state":"TASK_STATE_COMPLETED"}})"));
   } else {
     ex->reply(json_reply(404, R"({"error":{"code":404,"status":"NOT_FOUND","message":"no"}})"));
   }
@@ -141,6 +142,41 @@ TEST(BindingRun, AFailureOnOneBindingFailsTheRun) {
   ASSERT_EQ(run.scenarios.size(), 2u);
   EXPECT_EQ(run.scenarios[0].outcome, result::Outcome::kFail);
   EXPECT_EQ(run.exit_code(), 1);
+}
+
+// A payload that breaks a2a.proto fails the step although its expectation
+// holds, on both bindings, with the JSON path and the spec quote; unknown
+// members alone do not.
+TEST(BindingRun, AnInvalidA2APayloadFailsTheStepWithPathAndQuote) {
+  auto answer = [](const Json& task) {
+    return [task](const Ex& ex) {
+      const auto& rq = ex->request();
+      if (rq.method == "POST" && rq.target == "/")
+        ex->reply(json_reply(200, Json{{"jsonrpc", "2.0"}, {"id", Json::parse(rq.body)["id"]}, {"result", task}}.dump()));
+      else
+        ex->reply(json_reply(200, task.dump()));
+    };
+  };
+  Json bad = {{"id", "t-1"}, {"status", {{"state", "TASK_STATE_COMPLETED"}, {"timestamp", 1767323045678}}}};
+  ScriptedAgent agent(answer(bad));
+  RunConfig c = url_config(agent.url());
+  scenario::Step get = op_step("get", "get_task", {{"id", "t-1"}});
+  get.expect = Json{{"body", {{"id", "t-1"}}}};
+  auto t = test_with({get});
+  auto run = run_all({&t}, c);
+  ASSERT_EQ(run.scenarios.size(), 2u);
+  for (const auto& sc : run.scenarios) {
+    EXPECT_EQ(sc.outcome, result::Outcome::kFail) << sc.binding;
+    EXPECT_NE(sc.reason.find("invalid A2A payload: status.timestamp: expected an RFC 3339 timestamp string"),
+              std::string::npos) << sc.reason;
+    EXPECT_NE(sc.reason.find("MUST be represented as ISO 8601 formatted strings in UTC timezone"), std::string::npos)
+        << sc.reason;
+  }
+  Json extra = {{"id", "t-1"}, {"status", {{"state", "TASK_STATE_COMPLETED"}}}, {"vendorField", {{"x", 1}}}};
+  ScriptedAgent fine(answer(extra));
+  auto ok = run_all({&t}, url_config(fine.url()));
+  ASSERT_EQ(ok.scenarios.size(), 2u);
+  for (const auto& sc : ok.scenarios) EXPECT_EQ(sc.outcome, result::Outcome::kPass) << sc.reason;
 }
 
 TEST(BindingRun, AnAgentThatNeverAnswersIsATimeoutAndTheRunGoesOn) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runner/a2a/v03.hpp"
+#include "runner/a2a/validate.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/match_result.hpp"
 #include "runner/transport/http_client.hpp"
@@ -205,7 +206,13 @@ core::Expected<Discovery> discover(const std::string& url, const std::vector<std
                                    bool insecure_tls, core::Deadline deadline, const std::string& version) {
   auto base = transport::Url::parse(url);
   if (!base) return core::fail(core::ErrorKind::kInvalidArgument, "--url " + url + ": " + base.error().message);
-  return choose_targets(url, fetch_agent_card(*base, insecure_tls, deadline), forced, version);
+  auto d = choose_targets(url, fetch_agent_card(*base, insecure_tls, deadline), forced, version);
+  // The card's payload checks (validate.hpp) as notes for the console; the
+  // suites' get_agent_card steps fail on them (op_expect.cpp).
+  if (d && d->card && d->card->is_object() && d->card->contains("supportedInterfaces"))
+    for (const auto& v : model::validate_payload("AgentCard", *d->card))
+      d->notes.push_back("agent card: " + v.describe());
+  return d;
 }
 
 }  // namespace a2a::engine

@@ -1,5 +1,7 @@
 #include "runner/engine/op_expect.hpp"
 
+#include "runner/a2a/methods.hpp"
+#include "runner/a2a/validate.hpp"
 #include "runner/match/assert.hpp"
 #include "runner/match/error_expect.hpp"
 #include "runner/match/stream.hpp"
@@ -33,6 +35,48 @@ StepOutcome check_http_status(const Json& expect, int http_status, bool any_2xx)
                              std::to_string(w), std::to_string(http_status), "status");
   }
   return from_match(match::match(Json(http_status), want, "status"), "HTTP status");
+}
+
+namespace {
+
+// The a2a.proto message an operation answers with (A2AService in a2a.proto).
+std::string_view result_type(const std::string& operation) {
+  if (operation == "get_agent_card") return "AgentCard";
+  auto op = model::operation_from_acts(operation);
+  if (!op) return "";
+  switch (*op) {
+    case model::Operation::kSendMessage: return "SendMessageResponse";
+    case model::Operation::kSendStreamingMessage:
+    case model::Operation::kSubscribeToTask: return "StreamResponse";
+    case model::Operation::kGetTask:
+    case model::Operation::kCancelTask: return "Task";
+    case model::Operation::kListTasks: return "ListTasksResponse";
+    case model::Operation::kCreatePushConfig:
+    case model::Operation::kGetPushConfig: return "TaskPushNotificationConfig";
+    case model::Operation::kListPushConfigs: return "ListTaskPushNotificationConfigsResponse";
+    case model::Operation::kGetExtendedAgentCard: return "AgentCard";
+    case model::Operation::kDeletePushConfig: return "";  // google.protobuf.Empty
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> payload_violations(const Session& s, const std::string& operation, const OpResult& r) {
+  std::vector<std::string> out;
+  if (r.status != OpResult::Status::kResult || (s.target && s.target->is_v03())) return out;
+  auto type = result_type(operation);
+  if (type.empty()) return out;
+  auto add = [&](const std::vector<model::PayloadViolation>& v) {
+    for (const auto& x : v) out.push_back(x.describe());
+  };
+  if (is_streaming_operation(operation)) {
+    for (size_t i = 0; i < r.events.size(); ++i)
+      add(model::validate_payload(type, r.events[i], "event[" + std::to_string(i) + "]"));
+  } else {
+    add(model::validate_payload(type, r.result));
+  }
+  return out;
 }
 
 StepOutcome check_expectations(Session& s, const Step& st, const OpResult& r, bool streaming) {

@@ -23,4 +23,12 @@ StepOutcome check_expectations(Session& s, const scenario::Step& st, const OpRes
 // a2a-protocol.md §4.4). Passes when there is no HTTP status to compare.
 StepOutcome check_http_status(const Json& expect, int http_status, bool any_2xx);
 
+// The A2A payloads of a successful abstract operation (the result, each
+// stream event, the agent card of get_agent_card) validated as ProtoJSON per
+// a2a.proto (runner/a2a/validate.hpp, docs/payload-validation.md). One line
+// per violation: "<path>: <what> [<normative source and quote>]". Empty for
+// errors, for operations without an A2A payload (DeleteTaskPushNotificationConfig)
+// and for A2A 0.3 targets (their answers are translated to 1.0 by the runner).
+std::vector<std::string> payload_violations(const Session& s, const std::string& operation, const OpResult& r);
+
 }  // namespace a2a::engine

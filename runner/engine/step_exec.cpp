@@ -176,6 +176,17 @@ StepOutcome run_operation(Session& s, const Step& st) {
     return r.deadline_hit ? StepOutcome::timeout(r.problem) : StepOutcome::fail(r.problem);
   bool streaming = is_streaming_operation(st.operation);
   StepOutcome o = st.grades.empty() ? check_expectations(s, st, r, streaming) : grade(s, st, &r);
+  // A2A payloads that break a2a.proto's types, enums, REQUIRED fields or
+  // formats fail the step even when its expectations hold (an expectation
+  // that failed keeps its own reason, with these appended).
+  if (auto pv = payload_violations(s, st.operation, r); !pv.empty()) {
+    std::string all;
+    for (const auto& v : pv) all += (all.empty() ? "" : "; ") + v;
+    if (o.ok())
+      o = StepOutcome::fail("invalid A2A payload: " + all);
+    else if (o.outcome == result::Outcome::kFail && o.failure)
+      o.failure->message += " (invalid A2A payload: " + all + ")";
+  }
   if (!r.violations.empty()) {
     std::string all;
     for (const auto& v : r.violations) all += (all.empty() ? "" : "; ") + v;
