@@ -44,11 +44,11 @@ for f in report-html report-json junit; do
 done
 grep -q 'CONFORMANT' "$WORK/summary.md" && ok "the step summary states the verdict" || bad "no verdict in the step summary"
 
-faulty="$BIN/a2a-ref-agent --fault frame-lowercase-header"
-step A2A_AGENT="$faulty" A2A_SUITES="$sel" A2A_ARGS="--id STDIO-LIFE-004 -q" A2A_REPORT_DIR=faulty
+faulty="$BIN/a2a-ref-agent --fault life-exit-nonzero-on-eof"  # fails STDIO-LIFE-001..003 at MUST level
+step A2A_AGENT="$faulty" A2A_SUITES="$sel" A2A_ARGS="--id STDIO-LIFE-001 -q" A2A_REPORT_DIR=faulty
 expect_eq "a faulty agent fails the step" "$code" 1
 expect_eq "a faulty agent: verdict" "$(out_of "$outputs" verdict)" "NOT CONFORMANT"
-step A2A_AGENT="$faulty" A2A_SUITES="$sel" A2A_ARGS="--id STDIO-LIFE-004 -q" A2A_REPORT_DIR=faulty A2A_FAIL_ON_NONCONFORMANCE=false
+step A2A_AGENT="$faulty" A2A_SUITES="$sel" A2A_ARGS="--id STDIO-LIFE-001 -q" A2A_REPORT_DIR=faulty A2A_FAIL_ON_NONCONFORMANCE=false
 expect_eq "fail-on-nonconformance false: the step passes" "$code" 0
 expect_eq "fail-on-nonconformance false: the verdict still says so" "$(out_of "$outputs" verdict)" "NOT CONFORMANT"
 
