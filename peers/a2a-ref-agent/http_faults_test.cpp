@@ -120,8 +120,11 @@ TEST(HttpFaults, CardRelativeInterfaceUrl) {
     std::string url = i.value("url", "");
     EXPECT_TRUE(url.starts_with("/")) << url;  // the path only: no scheme, no host
   }
-  // Without the fault the URLs are absolute.
-  for (const auto& i : public_card(*start_agent())["supportedInterfaces"])
+  // Without the fault the URLs are absolute. (The card is kept in a local: a
+  // range-for over a member of a temporary would read freed memory.)
+  auto clean_agent = start_agent();
+  const auto clean = public_card(*clean_agent);
+  for (const auto& i : clean["supportedInterfaces"])
     EXPECT_TRUE(i.value("url", "").starts_with("http://")) << i.dump();
 }
 
