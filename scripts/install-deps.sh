@@ -12,6 +12,7 @@ PKGS=(
   libboost1.81-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev googletest
   libssl-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   clang libclang-rt-14-dev llvm-14
   chromium
   curl
