@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "runner/cli/options.hpp"
+#include "runner/engine/binding_registry.hpp"
 
 namespace a2a::cli {
 
@@ -41,8 +42,8 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--url", o.urls, "HTTP agent base URL: its card (URL/.well-known/agent-card.json) names the interfaces "
                   "to test (repeatable, like --agent)")
       ->allow_extra_args(false);
-  run->add_option("--binding", o.bindings, "With --url: test only this binding, jsonrpc or rest (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface)")
-      ->check(CLI::IsMember({"jsonrpc", "rest"}))
+  run->add_option("--binding", o.bindings, "With --url: test only this binding, jsonrpc, rest or grpc (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface: for grpc, HOST:PORT or http://HOST:PORT)")
+      ->check(CLI::IsMember({"jsonrpc", "rest", "grpc"}))
       ->allow_extra_args(false);
   run->add_option("--a2a-version", o.a2a_version, "With --url: the A2A version to test the interfaces as, 0.3 or 1.0 (default: each interface's protocolVersion in the card; a 0.3 interface runs under the 0.3 profile and reports as jsonrpc@0.3 / rest@0.3). Interfaces of the other version are left out, and a binding the card offers only in the other version (or without a card, --url itself) is tested as this one")
       ->check(CLI::IsMember({"0.3", "1.0"}))
@@ -156,13 +157,15 @@ void collect_targets(CLI::App* sub, Options& o) {
 }  // namespace
 
 int main_with_args(int argc, char** argv) {
+  engine::register_bindings();
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
   CLI::App app{
       "a2a-conform: certifies an A2A agent (or client) against conformance scenarios.\n\n"
       "  a2a-conform run --agent \"./my-agent --stdio\"          run every suite (stdio, profile p46)\n"
       "  a2a-conform run --agent ./a2a-ref-agent --id 'STDIO-FRAME-*' -j2 --report-dir out\n"
-      "  a2a-conform run --url http://127.0.0.1:8080              an HTTP agent, every interface its card declares\n"
+      "  a2a-conform run --url http://127.0.0.1:8080              an agent, every interface its card declares (JSON-RPC, REST, gRPC)\n"
+      "  a2a-conform run --url 127.0.0.1:50051 --binding grpc     a gRPC interface without a card\n"
       "  a2a-conform run --agent ./a --agent \"./b --x\" --url U     several targets in turn, one combined report\n"
       "  a2a-conform client --cmd \"./my-client --agent {target}\"  test a client: the runner plays its agent\n"
       "  a2a-conform check suites/                              validate scenario files only\n"

@@ -208,9 +208,20 @@ std::string binding_mismatch(const scenario::Test& t, const std::string& b) {
       return "agent card discovery (GET /.well-known/agent-card.json) needs an HTTP binding";
     return {};
   }
-  // b is a binding key: "jsonrpc", "rest", or either with "@0.3".
+  // b is a binding key: "jsonrpc", "rest", or either with "@0.3", or a
+  // registered binding ("grpc"), which is not HTTP: no raw HTTP steps, no
+  // test written for the HTTP bindings.
   bool v03 = b.ends_with("@0.3");
   std::string transport = v03 ? b.substr(0, b.size() - 4) : b;
+  if (transport != "jsonrpc" && transport != "rest") {
+    if (t.binding == "http") return "written for the HTTP bindings; this run is " + b;
+    if (!t.binding.empty() && t.binding != transport) return "written for the " + t.binding + " binding; this run is " + b;
+    if (t.binding.empty() && has_step_kind(t.steps, scenario::StepKind::kRaw))
+      return "raw HTTP steps need an HTTP binding; this run is " + b;
+    if (!t.transport.empty() && std::find(t.transport.begin(), t.transport.end(), transport) == t.transport.end())
+      return "ACTS transport filter " + filter_text(t.transport) + " does not include " + transport;
+    return {};
+  }
   bool for_v03 = t.binding.ends_with("@0.3");
   if (for_v03) {
     if (t.binding != b) return "written for the " + t.binding + " binding (A2A 0.3 interfaces); this run is " + b;
@@ -274,7 +285,7 @@ std::string skip_reason(const scenario::Test& t, const RunConfig& c, const Bindi
   if (!client_run)
     if (auto why = undeclared_capability(t, c.agent_card); !why.empty()) return why;
   if (!client_run)
-    if (auto why = missing_credentials(t, c, b.is_http()); !why.empty()) return why;
+    if (auto why = missing_credentials(t, c, b.is_network()); !why.empty()) return why;
   return {};
 }
 
@@ -297,7 +308,7 @@ std::string replay_command(const scenario::Test& t, const RunConfig& c, const Bi
     if (!target && c.profile.name != "p46") cmd += " --profile " + shell_quote(c.profile.name);
   } else if (!c.target_url.empty()) {
     cmd = "a2a-conform run --url " + shell_quote(c.target_url);
-    if (target && target->is_http()) cmd += " --binding " + target->binding;
+    if (target && target->is_network()) cmd += " --binding " + target->binding;
     if (target && target->is_v03()) cmd += " --a2a-version 0.3";
     else if (!c.forced_version.empty()) cmd += " --a2a-version " + c.forced_version;
     if (c.insecure_tls) cmd += " --insecure";

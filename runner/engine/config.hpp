@@ -28,11 +28,13 @@ struct KnownFailure {
 // (docs/a2a-0.3.md "Runner"): its results carry the key "jsonrpc@0.3" /
 // "rest@0.3", so a card with both versions is certified once per version.
 struct BindingTarget {
-  std::string binding;           // the transport: "stdio" | "jsonrpc" | "rest"
+  std::string binding;           // the transport: "stdio" | "jsonrpc" | "rest" | a registered one ("grpc")
   std::string url;               // the interface URL (HTTP bindings)
   std::string tenant;            // AgentInterface.tenant, "" when none
   std::string protocol_version;  // AgentInterface.protocolVersion
   bool is_http() const { return binding == "jsonrpc" || binding == "rest"; }
+  // Not stdio: an interface reached over the network (HTTP, gRPC, ...).
+  bool is_network() const { return !binding.empty() && binding != "stdio"; }
   // 0.3 and its patch versions ("0.3.0").
   bool is_v03() const { return protocol_version == "0.3" || protocol_version.starts_with("0.3."); }
   // What results, the console and known-failures `binding:` name: the

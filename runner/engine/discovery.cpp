@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runner/a2a/v03.hpp"
+#include "runner/engine/binding_registry.hpp"
 #include "runner/a2a/validate.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/match_result.hpp"
@@ -40,11 +41,18 @@ std::optional<BindingTarget> one_interface(const Json& e, size_t i, std::string&
   std::string label = where + " (" + (pb.empty() ? "no protocolBinding" : pb) + " at " +
                       (url.empty() ? "no url" : url) + ")";
   std::string binding = binding_of(pb);
-  if (pb == "GRPC") note = label + ": not tested (this runner has no gRPC binding)";
+  const OperationBinding* registered = binding.empty() ? find_binding_by_card_name(pb) : nullptr;
+  if (registered) binding = registered->key;
+  if (pb == "GRPC" && !registered) note = label + ": not tested (this build has no gRPC binding)";
   else if (binding.empty()) note = label + ": unknown protocolBinding, not tested";
+  else if (registered && !is_v1(version))
+    note = label + ": protocolVersion '" + version + "' is not tested (the " + registered->title +
+           " binding is tested as A2A 1.x)";
   else if (!is_v1(version) && !is_v03(version))
     note = label + ": protocolVersion '" + version + "' is not tested (only 1.x and 0.3 are supported)";
-  else if (auto u = transport::Url::parse(url); !u)
+  else if (registered) {
+    if (auto why = registered->check_url(url); !why.empty()) note = label + ": url is not usable (" + why + "), not tested";
+  } else if (auto u = transport::Url::parse(url); !u)
     note = label + ": url is not usable (" + u.error().message + "), not tested";
   if (!note.empty()) return std::nullopt;
   return BindingTarget{binding, url, str_member(e, "tenant"), version};
@@ -56,7 +64,7 @@ std::string join_notes(const std::vector<std::string>& notes) {
   return out;
 }
 
-constexpr const char* kHint = "Use --binding jsonrpc or --binding rest to test --url directly as that interface.";
+constexpr const char* kHint = "Use --binding jsonrpc, rest or grpc to test --url directly as that interface.";
 
 }  // namespace
 

@@ -43,7 +43,7 @@ INSTANTIATE_TEST_SUITE_P(
         MapCase{"GrpcIsANote",
                 R"({"supportedInterfaces":[{"url":"http://h:9","protocolBinding":"GRPC","protocolVersion":"1.0"},
                                             {"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})",
-                {"jsonrpc http://h/ "}, {"GRPC at http://h:9): not tested (this runner has no gRPC binding)"}},
+                {"jsonrpc http://h/ "}, {"GRPC at http://h:9): not tested (this build has no gRPC binding)"}},
         MapCase{"UnknownBindingIsANote",
                 R"({"supportedInterfaces":[{"url":"http://h/","protocolBinding":"urn:x:mqtt","protocolVersion":"1.0"}]})",
                 {}, {"unknown protocolBinding"}},

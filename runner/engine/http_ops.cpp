@@ -396,6 +396,8 @@ OpResult agent_card_operation(Session& s, core::Deadline d) {
 
 }  // namespace
 
+OpResult fetch_card_operation(Session& s, core::Deadline d) { return agent_card_operation(s, d); }
+
 OpResult call_http_operation(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
   if (operation == "get_agent_card") return agent_card_operation(s, d);
   if (s.binding() == "rest") {

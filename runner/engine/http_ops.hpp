@@ -16,6 +16,8 @@ namespace a2a::engine {
 
 OpResult call_http_operation(Session& s, const std::string& operation, const Json& params,
                              core::Deadline deadline);
+// get_agent_card: GET {--url}/.well-known/agent-card.json (any binding's card is served over HTTP).
+OpResult fetch_card_operation(Session& s, core::Deadline deadline);
 
 namespace http_detail {
 

@@ -1,5 +1,7 @@
 #include "runner/engine/op_expect.hpp"
 
+#include "runner/engine/binding_registry.hpp"
+
 #include "runner/a2a/methods.hpp"
 #include "runner/a2a/validate.hpp"
 #include "runner/match/assert.hpp"
@@ -97,6 +99,7 @@ namespace {
 
 match::MatchResult match_expected_error(const OpResult& r, const Json& expect_error) {
   if (r.binding == "rest") return match::match_rest_error(r.error, r.error_status, expect_error);
+  if (const auto* b = find_binding(r.binding); b && b->match_error) return b->match_error(r, expect_error);
   return match::match_error(r.error, expect_error);
 }
 

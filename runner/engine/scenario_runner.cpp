@@ -240,8 +240,9 @@ long long ms_since(std::chrono::steady_clock::time_point t0) {
 
 namespace {
 
-// An HTTP interface: no process, one connection pool, the same steps.
-result::ScenarioResult run_http_scenario(const scenario::Test& t, const RunConfig& c, const BindingTarget& b,
+// A network interface (HTTP, or a registered binding such as gRPC): no
+// process, one HTTP connection pool (the card, webhooks), the same steps.
+result::ScenarioResult run_network_scenario(const scenario::Test& t, const RunConfig& c, const BindingTarget& b,
                                          WebhookReceiver* receiver) {
   auto t0 = std::chrono::steady_clock::now();
   result::ScenarioResult r = describe(t, c, &b);
@@ -274,7 +275,7 @@ result::ScenarioResult run_http_scenario(const scenario::Test& t, const RunConfi
 result::ScenarioResult run_scenario(const scenario::Test& t, const RunConfig& c, AgentSlot* slot,
                                     const BindingTarget* target, WebhookReceiver* receiver) {
   if (!c.client_command.empty()) return run_client_scenario(t, c, target ? target->binding : "stdio");
-  if (target && target->is_http()) return run_http_scenario(t, c, *target, receiver);
+  if (target && target->is_network()) return run_network_scenario(t, c, *target, receiver);
   auto t0 = std::chrono::steady_clock::now();
   result::ScenarioResult r = describe(t, c, target);
   Session s;

@@ -26,6 +26,7 @@ std::unique_ptr<Session> Session::branch() {
   b->http = http;
   b->transcript = transcript;
   b->hooks = hooks;
+  b->binding_state = binding_state;
   b->session_id = session_id;
   b->deadline = deadline;
   b->behavior_wait_ms = behavior_wait_ms;

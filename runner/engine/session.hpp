@@ -20,6 +20,7 @@ namespace a2a::engine {
 
 class WebhookInbox;
 struct ClientContext;
+struct BindingState;
 
 // Branches of x-concurrent get their own Session (own variables, so a
 // fan-out's copies of one step do not overwrite each other's captures) that
@@ -32,6 +33,8 @@ struct Session {
   HttpPool* http = nullptr;               // HTTP bindings: owned by the scenario runner
   transport::Transcript* transcript = nullptr;  // the scenario's (either binding)
   std::shared_ptr<WebhookInbox> hooks;    // this scenario's webhook deliveries, if any
+  // A registered binding's own state (binding_registry.hpp), made on its first call.
+  std::shared_ptr<BindingState> binding_state;
   // Client scenarios: the client under test and the scripted agent; there
   // `conn` (stdio) reads the frames the client writes to its agent.
   ClientContext* client = nullptr;
@@ -53,6 +56,7 @@ struct Session {
 
   const scenario::Profile& profile() const { return config->profile; }
   bool is_http() const { return target && target->is_http(); }
+  bool is_network() const { return target && target->is_network(); }
   std::string binding() const { return target ? target->binding : "stdio"; }
   // The A2A-Version the runner sends: the test's spec_version, else 1.0.
   std::string a2a_version() const;

@@ -1,5 +1,7 @@
 #include "runner/engine/stdio_ops.hpp"
 
+#include "runner/engine/binding_registry.hpp"
+
 #include "runner/engine/http_ops.hpp"
 
 #include "runner/jsonrpc/message.hpp"
@@ -160,6 +162,13 @@ bool is_streaming_operation(std::string_view operation) {
 OpResult call_operation(Session& s, const std::string& operation, const Json& params,
                         core::Deadline deadline) {
   if (s.is_http()) return call_http_operation(s, operation, params, deadline);
+  if (s.is_network()) {
+    if (const auto* b = find_binding(s.binding())) return b->call(s, operation, params, deadline);
+    OpResult r;
+    r.binding = s.binding();
+    r.problem = "this build has no " + s.binding() + " binding";
+    return r;
+  }
   std::string method = s.profile().method(operation);
   Json id = s.fresh_id();
   Json req = jsonrpc::make_request(id, method, params);

@@ -11,28 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runner/engine/op_result.hpp"
 #include "runner/engine/session.hpp"
-#include "runner/transport/http_client.hpp"
 
 namespace a2a::engine {
 
-struct OpResult {
-  enum class Status { kResult, kError, kNoResponse };
-  Status status = Status::kNoResponse;
-  Json request_id;
-  Json result;                     // unary: the A2A object (assertion root)
-  Json error;                      // the JSON-RPC error object
-  std::vector<Json> events;        // streaming: StreamResponse payloads in order
-  std::vector<Json> stream_errors; // event/streamError params
-  std::vector<std::string> violations;
-  std::string problem;             // kNoResponse: why (timeout, EOF, framing)
-  bool deadline_hit = false;       // the scenario deadline (not the step's) ended the wait
-  // HTTP bindings.
-  std::string binding = "stdio";   // where the call went: stdio, jsonrpc, rest
-  int http_status = 0;             // the response's status (0 on stdio or without response)
-  transport::HeaderList http_headers;
-  int error_status = 0;            // REST: the HTTP status `error` goes with (an SSE error: its code)
-};
 
 bool is_streaming_operation(std::string_view operation);
 

@@ -141,8 +141,9 @@ StepOutcome grade(Session& s, const Step& st, const OpResult* op);
 std::string undeclared_by_error(const Session& s, const Step& st, const OpResult& r) {
   if (s.config->agent_card || !st.grades.empty() || r.status != OpResult::Status::kError) return "";
   std::string_view cap = capability_of(st.operation);
-  if (cap.empty() || !r.error.is_object() || !r.error.contains("code") || !r.error["code"].is_number_integer()) return "";
-  long long code = r.error["code"].get<long long>();
+  auto a2a_code = a2a_error_code(r);
+  if (cap.empty() || !a2a_code) return "";
+  long long code = *a2a_code;
   long long prescribed = cap == "pushNotifications" ? -32003 : -32004;
   if (code != prescribed) return "";
   // A step that expects that very error is testing it.
@@ -165,6 +166,12 @@ StepOutcome run_operation(Session& s, const Step& st) {
   add_message_id(params);
   StepOutcome until_fail;
   OpResult r = call_with_repeat(s, st, params, until_fail);
+  if (!r.not_expressible.empty()) {
+    StepOutcome skip;
+    skip.outcome = result::Outcome::kSkip;
+    skip.note = "not expressible on the " + r.binding + " binding: " + r.not_expressible;
+    return skip;
+  }
   if (auto why = undeclared_by_error(s, st, r); !why.empty()) {
     StepOutcome skip;
     skip.outcome = result::Outcome::kSkip;

@@ -1,0 +1,289 @@
+#include "runner/bindings/grpc/grpc_binding.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <memory>
+
+#include <google/protobuf/descriptor.h>
+#include <grpcpp/channel.h>
+#include <grpcpp/client_context.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/impl/client_unary_call.h>
+#include <grpcpp/impl/rpc_method.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/support/byte_buffer.h>
+#include <grpcpp/support/channel_arguments.h>
+#include <grpcpp/support/sync_stream.h>
+
+#include "runner/core/escape.hpp"
+#include "runner/engine/http_ops.hpp"
+#include "runner/engine/session.hpp"
+#include "runner/grpc/proto_json.hpp"
+#include "runner/grpc/status.hpp"
+#include "runner/match/grpc_error.hpp"
+#include "runner/match/match_result.hpp"
+
+namespace a2a::bindings {
+namespace {
+
+using engine::OpResult;
+using engine::Session;
+using Json = nlohmann::json;
+
+constexpr size_t kMaxEvents = 10000;  // a stream beyond this is cut (and fails), as on HTTP
+
+struct GrpcState : engine::BindingState {
+  std::shared_ptr<grpc::Channel> channel;
+  std::string authority;
+};
+
+// One channel per scenario (and its x-concurrent branches): a misbehaving
+// connection never reaches another scenario, so verdicts do not depend on -j.
+core::Expected<GrpcState*> state_of(Session& s) {
+  if (auto* st = dynamic_cast<GrpcState*>(s.binding_state.get())) return st;
+  auto target = grpc_target(s.target->url);
+  if (!target) return core::fail(target.error());
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(kMaxReceiveBytes);
+  args.SetMaxSendMessageSize(64 << 20);  // suites/grpc sends oversized requests on purpose
+  // A fresh connection per scenario, not one shared through gRPC's subchannel pool.
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  auto creds = target->tls ? grpc::SslCredentials(grpc::SslCredentialsOptions{}) : grpc::InsecureChannelCredentials();
+  auto st = std::make_shared<GrpcState>();
+  st->channel = grpc::CreateCustomChannel(target->authority, creds, args);
+  st->authority = target->authority;
+  s.binding_state = st;
+  return st.get();
+}
+
+std::string lower(std::string v) {
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return v;
+}
+
+grpc::ByteBuffer to_buffer(const std::string& bytes) {
+  grpc::Slice slice(bytes);
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+std::string from_buffer(const grpc::ByteBuffer& b) {
+  std::vector<grpc::Slice> slices;
+  std::string out;
+  if (!b.Dump(&slices).ok()) return out;
+  for (const auto& sl : slices) out.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
+  return out;
+}
+
+void add_violation(OpResult& r, std::string what) { r.violations.push_back(std::move(what)); }
+
+void keep_metadata(OpResult& r, const std::multimap<grpc::string_ref, grpc::string_ref>& md, const char* where) {
+  for (const auto& [k, v] : md) {
+    std::string key(k.data(), k.size());
+    if (key.ends_with("-bin")) continue;  // binary (the status details are decoded into `error`)
+    r.http_headers.emplace_back(std::string(where) + key, std::string(v.data(), v.size()));
+  }
+}
+
+// A status that is not OK, as a google.rpc.Status JSON: {code, status,
+// message, details}; the details are the trailer's, decoded.
+Json status_json(const grpc::Status& st, OpResult& r) {
+  Json e = {{"code", static_cast<int>(st.error_code())},
+            {"status", grpcwire::code_name(static_cast<int>(st.error_code()))},
+            {"message", st.error_message()}};
+  const std::string& details = st.error_details();
+  if (!details.empty()) {
+    auto d = grpcwire::decode_status(details);
+    if (!d) {
+      add_violation(r, "grpc-status-details-bin is not a google.rpc.Status (spec §10.6): " + d.error().message);
+    } else {
+      e["details"] = (*d)["details"];
+      if ((*d)["code"] != e["code"])
+        add_violation(r, "the google.rpc.Status in grpc-status-details-bin has code " + (*d)["code"].dump() +
+                             ", the call's status is " + e["code"].dump() + " (spec §10.6: one status)");
+    }
+  }
+  return e;
+}
+
+// What our side of a failed call means: nothing from the agent.
+bool no_answer(const grpc::Status& st, const core::Deadline& d, OpResult& r, Session& s, const std::string& what,
+               size_t events) {
+  auto code = st.error_code();
+  bool ours = (code == grpc::StatusCode::DEADLINE_EXCEEDED && d.expired()) || code == grpc::StatusCode::UNAVAILABLE ||
+              (code == grpc::StatusCode::RESOURCE_EXHAUSTED && st.error_message().find("received") != std::string::npos &&
+               st.error_details().empty());
+  if (!ours) return false;
+  r.status = OpResult::Status::kNoResponse;
+  r.deadline_hit = s.deadline.expired();
+  if (code == grpc::StatusCode::DEADLINE_EXCEEDED)
+    r.problem = events ? what + ": the stream did not end within the step's deadline, after " +
+                             std::to_string(events) + " event(s)"
+                       : what + ": no answer within the step's deadline";
+  else if (code == grpc::StatusCode::UNAVAILABLE)
+    r.problem = what + ": the agent is unavailable (" + st.error_message() + ")";
+  else
+    r.problem = what + ": the agent's message exceeds the runner's " + std::to_string(kMaxReceiveBytes >> 20) +
+                " MiB limit (" + st.error_message() + ")";
+  return true;
+}
+
+OpResult grpc_call(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
+  if (operation == "get_agent_card") {
+    // The card is served over HTTP at --url (a gRPC interface has no card method but the extended one).
+    OpResult r = engine::fetch_card_operation(s, d);
+    r.binding = "grpc";
+    return r;
+  }
+  OpResult r;
+  r.binding = "grpc";
+  auto op = model::operation_from_acts(operation);
+  if (!op) {
+    r.problem = "operation " + operation + " has no gRPC method";
+    return r;
+  }
+  const auto& method = grpcwire::method_of(*op);
+  std::string path = grpcwire::method_path(*op);
+  Json p = engine::http_detail::with_tenant(s, params);
+  auto bytes = grpcwire::json_to_binary(*method.input_type(), p);
+  if (!bytes) {
+    r.not_expressible = bytes.error().message;
+    return r;
+  }
+  auto st = state_of(s);
+  if (!st) {
+    r.problem = "the gRPC interface " + s.target->url + " is not usable: " + st.error().message;
+    return r;
+  }
+  grpc::ClientContext ctx;
+  auto left = d.remaining();
+  ctx.set_deadline(std::chrono::system_clock::now() + left);
+  ctx.AddMetadata("a2a-version", s.a2a_version());
+  for (const auto& [k, v] : s.config->http_headers) ctx.AddMetadata(lower(k), v);
+  r.request_id = path;
+  if (s.transcript)
+    s.transcript->add(transport::Direction::kToPeer, "gRPC " + st.value()->authority + " " + path + " " +
+                                                         p.dump() + " (" + std::to_string(bytes->size()) + " bytes)");
+  std::string what = path + " on " + st.value()->authority;
+  grpc::internal::RpcMethod rpc(path.c_str(), model::is_streaming(*op) ? grpc::internal::RpcMethod::SERVER_STREAMING
+                                                                       : grpc::internal::RpcMethod::NORMAL_RPC);
+  grpc::ByteBuffer request = to_buffer(*bytes);
+  grpc::Status status;
+  if (!model::is_streaming(*op)) {
+    grpc::ByteBuffer response;
+    status = grpc::internal::BlockingUnaryCall(st.value()->channel.get(), rpc, &ctx, request, &response);
+    keep_metadata(r, ctx.GetServerInitialMetadata(), "");
+    keep_metadata(r, ctx.GetServerTrailingMetadata(), "trailer ");
+    if (status.ok()) {
+      r.status = OpResult::Status::kResult;
+      std::string body = from_buffer(response);
+      auto j = grpcwire::binary_to_json(*method.output_type(), body);
+      if (!j) {
+        add_violation(r, "the response is not a valid " + method.output_type()->full_name() + " (spec §10.1): " +
+                             j.error().message);
+        r.result = nullptr;
+      } else {
+        r.result = std::move(*j);
+      }
+      if (s.transcript) s.transcript->add(transport::Direction::kFromPeer, "gRPC OK " + r.result.dump());
+      return r;
+    }
+  } else {
+    std::unique_ptr<grpc::ClientReader<grpc::ByteBuffer>> reader(
+        grpc::internal::ClientReaderFactory<grpc::ByteBuffer>::Create(st.value()->channel.get(), rpc, &ctx, request));
+    grpc::ByteBuffer ev;
+    bool cut = false;
+    while (reader->Read(&ev)) {
+      auto j = grpcwire::binary_to_json(*method.output_type(), from_buffer(ev));
+      if (!j) {
+        add_violation(r, "stream message " + std::to_string(r.events.size()) + " is not a valid " +
+                             method.output_type()->full_name() + ": " + j.error().message);
+      } else {
+        if (s.transcript) s.transcript->add(transport::Direction::kFromPeer, "gRPC stream " + j->dump());
+        r.events.push_back(std::move(*j));
+      }
+      if (r.events.size() >= kMaxEvents) {
+        add_violation(r, "the stream did not end within " + std::to_string(kMaxEvents) + " messages; the rest was not read");
+        ctx.TryCancel();
+        cut = true;
+        break;
+      }
+    }
+    status = reader->Finish();
+    keep_metadata(r, ctx.GetServerInitialMetadata(), "");
+    keep_metadata(r, ctx.GetServerTrailingMetadata(), "trailer ");
+    if (cut) {
+      r.status = OpResult::Status::kResult;
+      return r;
+    }
+    if (status.ok()) {
+      r.status = OpResult::Status::kResult;
+      if (s.transcript) s.transcript->add(transport::Direction::kFromPeer, "gRPC stream ended: OK");
+      return r;
+    }
+    if (!r.events.empty() && !no_answer(status, d, r, s, what, r.events.size())) {
+      // A stream that fails after its first message: the error is a stream error.
+      r.status = OpResult::Status::kResult;
+      r.stream_errors.push_back(status_json(status, r));
+      if (s.transcript)
+        s.transcript->add(transport::Direction::kFromPeer, "gRPC stream ended: " + r.stream_errors.back().dump());
+      return r;
+    }
+    if (r.status == OpResult::Status::kNoResponse && !r.problem.empty()) return r;
+  }
+  if (no_answer(status, d, r, s, what, 0)) return r;
+  r.status = OpResult::Status::kError;
+  r.error_status = static_cast<int>(status.error_code());
+  r.error = status_json(status, r);
+  if (s.transcript) s.transcript->add(transport::Direction::kFromPeer, "gRPC status " + r.error.dump());
+  return r;
+}
+
+}  // namespace
+
+core::Expected<GrpcTarget> grpc_target(const std::string& url) {
+  GrpcTarget t;
+  std::string rest = url;
+  for (auto [scheme, tls] : {std::pair{"http://", false}, std::pair{"grpc://", false}, std::pair{"https://", true},
+                             std::pair{"grpcs://", true}}) {
+    if (rest.starts_with(scheme)) {
+      rest = rest.substr(std::string_view(scheme).size());
+      t.tls = tls;
+      break;
+    }
+  }
+  if (rest.find("://") != std::string::npos)
+    return core::fail(core::ErrorKind::kInvalidArgument,
+                      "'" + url + "' is not host:port nor an http, https, grpc or grpcs URL");
+  if (auto slash = rest.find('/'); slash != std::string::npos) {
+    if (rest.substr(slash) != "/")
+      return core::fail(core::ErrorKind::kInvalidArgument,
+                        "'" + url + "' has a path; a gRPC interface is host:port (the service path is fixed)");
+    rest = rest.substr(0, slash);
+  }
+  auto colon = rest.rfind(':');
+  if (rest.empty() || colon == std::string::npos || colon == 0 || colon + 1 == rest.size() ||
+      !std::all_of(rest.begin() + static_cast<long>(colon) + 1, rest.end(),
+                   [](unsigned char c) { return std::isdigit(c); }))
+    return core::fail(core::ErrorKind::kInvalidArgument, "'" + url + "' has no host:port");
+  t.authority = rest;
+  return t;
+}
+
+engine::OperationBinding grpc_operation_binding() {
+  engine::OperationBinding b;
+  b.key = "grpc";
+  b.card_name = "GRPC";
+  b.title = "gRPC";
+  b.check_url = [](const std::string& url) -> std::string {
+    auto t = grpc_target(url);
+    return t ? "" : t.error().message;
+  };
+  b.call = grpc_call;
+  b.match_error = [](const OpResult& r, const Json& expect) {
+    return match::match_grpc_error(r.error, r.error_status, expect);
+  };
+  return b;
+}
+
+}  // namespace a2a::bindings

@@ -1,0 +1,20 @@
+// The one place a network binding is registered (docs/bindings.md).
+#include "runner/engine/binding_registry.hpp"
+
+#ifdef A2A_WITH_GRPC
+#include "runner/bindings/grpc/grpc_binding.hpp"
+#endif
+
+namespace a2a::engine {
+
+void register_bindings() {
+  static const bool once = [] {
+#ifdef A2A_WITH_GRPC
+    register_binding(bindings::grpc_operation_binding());
+#endif
+    return true;
+  }();
+  (void)once;
+}
+
+}  // namespace a2a::engine
