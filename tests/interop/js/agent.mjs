@@ -2,14 +2,20 @@
 // js-agent: an A2A 1.0 agent built on the official JavaScript SDK (@a2a-js/sdk 1.3.0),
 // the interop partner that a2a-conform and a2a-ref-client are checked against.
 //
-//   node agent.mjs [--port N]       (--port 0, the default, picks a free port)
+//   node agent.mjs [--port N] [--grpc-port G]
+//     --port 0, the default, picks a free port; --grpc-port 0 picks a free one for gRPC,
+//     without --grpc-port there is no gRPC server (and @grpc/grpc-js is not even loaded).
 //
 // Serves on 127.0.0.1 only:
 //   GET  /.well-known/agent-card.json   agentCardHandler
 //   POST /a2a/jsonrpc                   jsonRpcHandler  (card interface "JSONRPC",   version 1.0)
 //   *    /a2a/rest/...                  restHandler     (card interface "HTTP+JSON", version 1.0)
-// and prints exactly one stdout line, `js-agent listening on http://127.0.0.1:PORT`, once
-// listening. The SDK's own logging goes to stderr. SIGTERM/SIGINT close the server, exit 0.
+//   gRPC 127.0.0.1:G (--grpc-port)      grpcService     (card interface "GRPC",      version 1.0,
+//        the SDK's lf.a2a.v1.A2AService, insecure credentials; url "127.0.0.1:G", no scheme)
+// All three share one DefaultRequestHandler (one task store, one executor). Stdout: with
+// --grpc-port first `js-agent grpc on 127.0.0.1:G`, then always, as the last line once
+// everything listens, `js-agent listening on http://127.0.0.1:PORT`. The SDK's own logging
+// goes to stderr. SIGTERM/SIGINT close the servers (gRPC: forceShutdown), exit 0.
 //
 // Behaviours, chosen like a2a-ref-agent's (docs/ref-agent.md, ACTS §11): the first text
 // part's prefix (ending the word), else the messageId's prefix; longest prefix wins.
@@ -51,6 +57,10 @@
 //     open at AUTH_REQUIRED, so a stream entering AUTH_REQUIRED never ends (it waits for
 //     out-of-band credentials). Like a2a-ref-agent, this agent ends it there.
 //   The extended card goes to any caller: the card declares no security scheme.
+//   gRPC: the SDK validates the `a2a-version` metadata against the card's GRPC interfaces
+//     (a missing one counts as "0.3"), so the GRPC interface must be in the card the request
+//     handler holds, not only in the published one. The service is added to the grpc-js
+//     server after bindAsync (the card needs the bound port); grpc-js 1.14 allows that.
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -392,7 +402,7 @@ export function tckSkills(extended) {
   return skills;
 }
 
-function buildCard(base, extended) {
+function buildCard(base, extended, grpcAddress) {
   const skills = tckSkills(extended);
   return AgentCard.fromJSON({
     name: kName,
@@ -403,6 +413,9 @@ function buildCard(base, extended) {
     supportedInterfaces: [
       { url: `${base}${kJsonRpcPath}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${base}${kRestPath}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      // A2A 1.0 gRPC interfaces are host:port (no scheme): the SDK's gRPC client passes the
+      // url to grpc-js as the channel target.
+      ...(grpcAddress ? [{ url: grpcAddress, protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
     ],
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     defaultInputModes: ['text/plain', 'application/json'],
@@ -413,33 +426,55 @@ function buildCard(base, extended) {
 
 // ---- main -----------------------------------------------------------------------------
 
-function parsePort(name, argv) {
-  const i = argv.indexOf('--port');
-  if (i < 0) return 0;
+function parsePort(name, argv, flag = '--port') {
+  const i = argv.indexOf(flag);
+  if (i < 0) return undefined;
   const port = Number(argv[i + 1]);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`${name}: --port needs an integer in 0..65535\n`);
+    process.stderr.write(`${name}: ${flag} needs an integer in 0..65535\n`);
     process.exit(64);
   }
   return port;
 }
 
-// The process around an agent, shared with agent-v03.mjs: parses --port/--help, binds
-// 127.0.0.1, calls mount(app, base) once listening, prints `NAME listening on BASE` as the
-// only stdout line, and exits 0 on SIGTERM/SIGINT.
-export function runAgent(name, script, mount) {
+// Starts grpc-js on 127.0.0.1:port (insecure), no service yet; resolves
+// { grpc, sdk: @a2a-js/sdk/server/grpc, server, address: "127.0.0.1:BOUND" }.
+async function startGrpc(name, port) {
+  const grpc = await import('@grpc/grpc-js');
+  const sdk = await import('@a2a-js/sdk/server/grpc');  // A2AService, grpcService, UserBuilder
+  const server = new grpc.Server();
+  const bound = await new Promise((resolve, reject) => {
+    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(),
+      (err, p) => (err ? reject(err) : resolve(p)));
+  }).catch((err) => {
+    process.stderr.write(`${name}: gRPC bind on 127.0.0.1:${port}: ${err.message}\n`);
+    process.exit(1);
+  });
+  return { grpc, sdk, server, address: `127.0.0.1:${bound}` };
+}
+
+// The process around an agent, shared with agent-v03.mjs: parses --port/--help (and
+// --grpc-port when options.grpc), binds 127.0.0.1 (gRPC first, then HTTP), calls
+// mount(app, base, grpcServer) once both listen (grpcServer null without --grpc-port; mount
+// adds its services to it), prints `NAME grpc on 127.0.0.1:G` (with --grpc-port) and then
+// `NAME listening on BASE` as the last stdout line, and exits 0 on SIGTERM/SIGINT.
+export async function runAgent(name, script, mount, options = {}) {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    process.stdout.write(`usage: node ${script} [--port N]   (0 = any free port)\n`);
+    process.stdout.write(`usage: node ${script} [--port N]${options.grpc ? ' [--grpc-port G]' : ''}   (0 = any free port)\n`);
     return;
   }
-  const port = parsePort(name, process.argv.slice(2));
-  // stdout carries exactly one line; the SDK logs with console.info (push deliveries).
+  const argv = process.argv.slice(2);
+  const port = parsePort(name, argv) ?? 0;
+  const grpcPort = options.grpc ? parsePort(name, argv, '--grpc-port') : undefined;
+  // stdout carries only our lines; the SDK logs with console.info (push deliveries).
   console.log = console.info = console.debug = (...args) => console.error(...args);
 
+  const grpcSide = grpcPort === undefined ? null : await startGrpc(name, grpcPort);
   const app = express();
   const server = app.listen(port, '127.0.0.1', () => {
     const base = `http://127.0.0.1:${server.address().port}`;
-    mount(app, base);
+    mount(app, base, grpcSide);
+    if (grpcSide) process.stdout.write(`${name} grpc on ${grpcSide.address}\n`);
     process.stdout.write(`${name} listening on ${base}\n`);
   });
   server.on('error', (err) => {
@@ -447,10 +482,11 @@ export function runAgent(name, script, mount) {
     process.exit(1);
   });
   const stop = () => {
-    server.close(() => process.exit(0));
+    server.close(() => { if (!grpcSide) process.exit(0); });
     // Open SSE streams would keep close() waiting: drop them, and do not wait for the
-    // executors' pending work (nothing is persisted).
+    // executors' pending work (nothing is persisted). Same for open gRPC streams.
     server.closeAllConnections();
+    grpcSide?.server.forceShutdown();
     setTimeout(() => process.exit(0), 200).unref();
   };
   process.once('SIGTERM', stop);
@@ -458,9 +494,9 @@ export function runAgent(name, script, mount) {
 }
 
 function main() {
-  runAgent(kName, 'agent.mjs', (app, base) => {
-    const card = buildCard(base, false);
-    const extendedCard = buildCard(base, true);
+  runAgent(kName, 'agent.mjs', (app, base, grpcSide) => {
+    const card = buildCard(base, false, grpcSide?.address);
+    const extendedCard = buildCard(base, true, grpcSide?.address);
     const pushStore = new InMemoryPushNotificationStore();
     const handler = new DefaultRequestHandler(
       card, new InMemoryTaskStore(), new TckExecutor(), undefined,
@@ -471,7 +507,11 @@ function main() {
       agentCardHandler({ agentCardProvider: async () => AgentCard.toJSON(card) }));
     app.use(kJsonRpcPath, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
     app.use(kRestPath, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  });
+    if (grpcSide) {
+      grpcSide.server.addService(grpcSide.sdk.A2AService,
+        grpcSide.sdk.grpcService({ requestHandler: handler, userBuilder: grpcSide.sdk.UserBuilder.noAuthentication }));
+    }
+  }, { grpc: true });
 }
 
 // agent-v03.mjs imports the executor and runAgent from here: start only when run directly.

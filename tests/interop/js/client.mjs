@@ -2,7 +2,7 @@
 // The official A2A JavaScript SDK's client (@a2a-js/sdk 1.3.0) driving an agent through every
 // A2A 1.0 operation on one binding:
 //
-//   node client.mjs --url http://127.0.0.1:PORT --binding jsonrpc|rest [--token BEARER]
+//   node client.mjs --url http://127.0.0.1:PORT --binding jsonrpc|rest|grpc [--token BEARER]
 //
 // The agent card is resolved from URL/.well-known/agent-card.json by the SDK's
 // DefaultAgentCardResolver; the SDK's ClientFactory, given only the transport factory of the
@@ -10,6 +10,13 @@
 // behaviours (ACTS §11, docs/ref-agent.md). One line per check: `PASS name`,
 // `FAIL name: why` or `SKIP name: why`; then `N passed, N failed, N skipped`. Exit 0 iff no
 // check failed. Each call is bounded by 10 s, the whole run by 60 s.
+//
+// --binding grpc uses the SDK's GrpcTransportFactory (@a2a-js/sdk/client/grpc, loaded only
+// then; needs @grpc/grpc-js and @bufbuild/protobuf) with insecure channel credentials: the
+// card's GRPC interface url is the grpc-js target, host:port. The same checks run on every
+// binding. Calls are bounded by cancelling them on an AbortSignal (the SDK transport calls
+// grpc-js cancel()), and --token travels as `authorization: Bearer T` metadata, passed as
+// the SDK's serviceParameters (grpc-js refuses call credentials on an insecure channel).
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import {
@@ -24,8 +31,15 @@ const kCallTimeoutMs = 10000;
 const kRunTimeoutMs = 60000;
 const kMaxStreamEvents = 100;
 const kBindings = {
-  jsonrpc: { card: 'JSONRPC', factory: () => new JsonRpcTransportFactory({ fetchImpl: boundedFetch }) },
-  rest: { card: 'HTTP+JSON', factory: () => new RestTransportFactory({ fetchImpl: boundedFetch }) },
+  jsonrpc: { card: 'JSONRPC', factory: async () => new JsonRpcTransportFactory({ fetchImpl: boundedFetch }) },
+  rest: { card: 'HTTP+JSON', factory: async () => new RestTransportFactory({ fetchImpl: boundedFetch }) },
+  grpc: {
+    card: 'GRPC',
+    factory: async () => {
+      const { GrpcTransportFactory } = await import('@a2a-js/sdk/client/grpc');
+      return new GrpcTransportFactory();  // insecure credentials, the SDK's default
+    },
+  },
 };
 // Never contacted: configs are only registered on tasks that are already final.
 const kWebhookUrl = 'http://127.0.0.1:9/a2a-interop-webhook';
@@ -45,6 +59,8 @@ function finish() {
 // `--token T` adds `Authorization: Bearer T` to every request (the extended
 // card requires authentication, spec §13.3).
 let bearerToken = '';
+// On gRPC there is no fetch to add it in: every call carries it as a service parameter.
+let tokenInServiceParameters = false;
 
 // Every HTTP exchange the SDK makes (card, calls, streams) ends within kCallTimeoutMs.
 function boundedFetch(input, init = {}) {
@@ -98,7 +114,10 @@ function sendRequest(text, configuration = {}, messageExtra = {}) {
   };
 }
 
-const callOptions = () => ({ signal: AbortSignal.timeout(kCallTimeoutMs) });
+const callOptions = () => ({
+  signal: AbortSignal.timeout(kCallTimeoutMs),
+  ...(tokenInServiceParameters && bearerToken ? { serviceParameters: { authorization: `Bearer ${bearerToken}` } } : {}),
+});
 
 function textOf(parts) {
   return (parts ?? []).filter((p) => p.content?.$case === 'text').map((p) => p.content.value).join('');
@@ -310,7 +329,7 @@ function parseArgs(argv) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (!args) {
-    console.error('usage: node client.mjs --url http://127.0.0.1:PORT --binding jsonrpc|rest');
+    console.error('usage: node client.mjs --url http://127.0.0.1:PORT --binding jsonrpc|rest|grpc [--token BEARER]');
     process.exit(64);
   }
   setTimeout(() => {
@@ -320,6 +339,7 @@ async function main() {
 
   const binding = kBindings[args.binding];
   bearerToken = args.token || '';
+  tokenInServiceParameters = args.binding === 'grpc';
   let card;
   let client;
   try {
@@ -327,7 +347,7 @@ async function main() {
     const iface = (card.supportedInterfaces ?? []).find(
       (i) => i.protocolBinding?.toUpperCase() === binding.card && i.protocolVersion === '1.0');
     expect(iface, `the card declares no ${binding.card} interface with protocolVersion 1.0`);
-    client = await new ClientFactory({ transports: [binding.factory()] }).createFromAgentCard(card);
+    client = await new ClientFactory({ transports: [await binding.factory()] }).createFromAgentCard(card);
     expect(client.protocolVersion === '1.0', `client speaks ${client.protocolVersion}`);
     report('PASS', 'agent-card');
   } catch (err) {
