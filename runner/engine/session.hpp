@@ -35,6 +35,8 @@ struct Session {
   std::shared_ptr<WebhookInbox> hooks;    // this scenario's webhook deliveries, if any
   // A registered binding's own state (binding_registry.hpp), made on its first call.
   std::shared_ptr<BindingState> binding_state;
+  // The x-grpc options of the operation step being run (null when none).
+  const Json* grpc_options = nullptr;
   // Client scenarios: the client under test and the scripted agent; there
   // `conn` (stdio) reads the frames the client writes to its agent.
   ClientContext* client = nullptr;

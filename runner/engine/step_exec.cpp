@@ -165,7 +165,9 @@ StepOutcome run_operation(Session& s, const Step& st) {
   Json params = *p;
   add_message_id(params);
   StepOutcome until_fail;
+  s.grpc_options = st.grpc_options.is_object() ? &st.grpc_options : nullptr;
   OpResult r = call_with_repeat(s, st, params, until_fail);
+  s.grpc_options = nullptr;
   if (!r.not_expressible.empty()) {
     StepOutcome skip;
     skip.outcome = result::Outcome::kSkip;

@@ -129,6 +129,9 @@ struct Step {
   StringPairs capture;          // var name -> dot-path, in file order
   Json assertions = Json::array();  // named-assertion list (ACTS §5.5)
   std::optional<Repeat> repeat;
+  // x-grpc (kOperation): {method, metadata, pad_bytes, deadline_ms} for the
+  // gRPC binding's call; other bindings ignore it (docs/grpc.md).
+  Json grpc_options;
 
   Json assertion;        // kAssertion: the inline-assertion map
   Json raw;              // kRaw: {method, path, headers, body | body_raw} or {bytes}

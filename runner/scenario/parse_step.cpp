@@ -32,7 +32,9 @@ constexpr Alias kAliases[] = {
 
 constexpr std::string_view kOperationKeys[] = {
     "id", "description", "delay_ms", "operation", "params", "expect", "expect_error",
-    "expect_stream", "capture", "assertions", "repeat", "x-grades"};
+    "expect_stream", "capture", "assertions", "repeat", "x-grades", "x-grpc"};
+// x-grpc (ours, docs/grpc.md): how the gRPC binding sends this one call.
+constexpr std::string_view kGrpcKeys[] = {"method", "metadata", "pad_bytes", "deadline_ms"};
 constexpr std::string_view kRawKeys[] = {"id",      "description",  "delay_ms",
                                          "raw",     "expect",       "expect_error",
                                          "expect_stream", "capture", "assertions", "x-grades"};
@@ -155,6 +157,20 @@ void parse_operation_step(const MapReader& m, Step& step) {
   step.capture = parse_capture(m);
   step.assertions = parse_named_assertions(m, "assertions");
   if (m.has("repeat")) step.repeat = parse_repeat(m);
+  if (m.has("x-grpc") && m.expect_map("x-grpc")) {
+    MapReader g(m.get("x-grpc"), "'x-grpc' of " + m.context(), m.diags());
+    g.check_keys(kGrpcKeys);
+    g.string("method");
+    g.integer("pad_bytes", 0, 64LL << 20);
+    g.integer("deadline_ms", 1, kMaxMillis);
+    if (g.has("metadata") && g.expect_map("metadata")) {
+      Json md = g.json("metadata");
+      for (const auto& [k, v] : md.items())
+        if (!v.is_string() && !v.is_null())
+          g.error("metadata", "metadata value of '" + k + "' must be a string (or null: leave the key out)");
+    }
+    step.grpc_options = m.json("x-grpc");
+  }
 }
 
 void parse_assertion_step(const MapReader& m, Step& step) {

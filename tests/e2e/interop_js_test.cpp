@@ -131,3 +131,32 @@ TEST_P(InteropRunner, CertifiesTheJsSdkAgentWithNoUnexplainedFailure) {
 
 INSTANTIATE_TEST_SUITE_P(Jobs, InteropRunner, ::testing::Values(1, 2, 8),
                          [](const auto& info) { return "j" + std::to_string(info.param); });
+
+// (a) on gRPC: the runner certifies the SDK's gRPC interface (found in its
+// card) with every failure explained by the known-failures list.
+TEST(InteropGrpc, CertifiesTheJsSdkAgentOverGrpcWithNoUnexplainedFailure) {
+  ASSERT_TRUE(js_ready());
+  HttpPeer agent({"node", kJsDir + "/agent.mjs", "--port", "0", "--grpc-port", "0"}, 30000);
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  fs::path out = artifacts("runner-vs-js-sdk-grpc");
+  auto r = run_command({A2A_CONFORM, "run", "--behaviors", "acts", "--url", agent.url(), "--binding", "grpc", "-j",
+                        "4", "-q", "--color", "never", "--known-failures",
+                        kSrc + "/fixtures/interop/js-sdk-known-failures.yaml", "--report-dir", out.string(),
+                        kSrc + "/suites/a2a", kSrc + "/suites/grpc"},
+                       600000);
+  ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::ifstream in(out / "report.json");
+  Json report = Json::parse(in, nullptr, false);
+  ASSERT_TRUE(report.contains("scenarios")) << r.out << r.err;
+  int passed = 0;
+  for (const auto& s : report["scenarios"]) {
+    std::string outcome = s["outcome"];
+    EXPECT_EQ(s.value("binding", ""), "grpc") << s["id"];
+    passed += outcome == "PASS";
+    EXPECT_TRUE(outcome == "PASS" || outcome == "XFAIL" || outcome == "SKIP" || outcome == "NON_STRICT" ||
+                outcome == "INFORMATIONAL")
+        << s["id"] << "@grpc " << outcome << ": " << s.value("reason", "");
+  }
+  EXPECT_GE(passed, 25) << r.out;
+}

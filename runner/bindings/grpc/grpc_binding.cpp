@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include <google/protobuf/descriptor.h>
 #include <grpcpp/channel.h>
@@ -77,6 +79,33 @@ std::string from_buffer(const grpc::ByteBuffer& b) {
 
 void add_violation(OpResult& r, std::string what) { r.violations.push_back(std::move(what)); }
 
+// x-grpc pad_bytes: an unknown length-delimited field (number 9999) of n
+// bytes after the message; a receiver skips it, but it counts towards the
+// message size (suites/grpc: RESOURCE_EXHAUSTED on an oversized request).
+void append_varint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out += static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+void append_padding(std::string& bytes, size_t n) {
+  if (n == 0) return;
+  append_varint(bytes, (9999u << 3) | 2u);
+  append_varint(bytes, n);
+  bytes.append(n, 'x');
+}
+
+// proto3 cannot tell an empty string from an absent one, and ProtoJSON
+// leaves empty strings out; spec §3.1.4 has an empty nextPageToken mean "the
+// last page" and requires the member in JSON. On gRPC an absent
+// next_page_token is therefore read as "" (docs/grpc.md "What the wire
+// cannot say").
+void fill_page_token(const google::protobuf::Descriptor& type, Json& j) {
+  if (j.is_object() && !j.contains("nextPageToken") && type.FindFieldByName("next_page_token"))
+    j["nextPageToken"] = "";
+}
+
 void keep_metadata(OpResult& r, const std::multimap<grpc::string_ref, grpc::string_ref>& md, const char* where) {
   for (const auto& [k, v] : md) {
     std::string key(k.data(), k.size());
@@ -111,8 +140,9 @@ bool no_answer(const grpc::Status& st, const core::Deadline& d, OpResult& r, Ses
                size_t events) {
   auto code = st.error_code();
   bool ours = (code == grpc::StatusCode::DEADLINE_EXCEEDED && d.expired()) || code == grpc::StatusCode::UNAVAILABLE ||
-              (code == grpc::StatusCode::RESOURCE_EXHAUSTED && st.error_message().find("received") != std::string::npos &&
-               st.error_details().empty());
+              // our own receive limit (the agent's limit on our request names its own number)
+              (code == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+               st.error_message().find(std::to_string(kMaxReceiveBytes)) != std::string::npos);
   if (!ours) return false;
   r.status = OpResult::Status::kNoResponse;
   r.deadline_hit = s.deadline.expired();
@@ -155,11 +185,25 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
     r.problem = "the gRPC interface " + s.target->url + " is not usable: " + st.error().message;
     return r;
   }
+  // x-grpc: another method, metadata, padding, a deadline of the step's own.
+  const Json opts = s.grpc_options ? *s.grpc_options : Json::object();
+  if (opts.contains("method")) {
+    std::string m = opts["method"].get<std::string>();
+    path = m.starts_with("/") ? m : "/" + std::string(grpcwire::kServiceName) + "/" + m;
+  }
+  if (opts.contains("pad_bytes")) append_padding(*bytes, opts["pad_bytes"].get<size_t>());
+  bool own_deadline = opts.contains("deadline_ms");
+  core::Deadline call_deadline = d;
+  if (own_deadline) call_deadline = d.min(core::Deadline::after(core::Millis(opts["deadline_ms"].get<int>())));
   grpc::ClientContext ctx;
-  auto left = d.remaining();
-  ctx.set_deadline(std::chrono::system_clock::now() + left);
-  ctx.AddMetadata("a2a-version", s.a2a_version());
-  for (const auto& [k, v] : s.config->http_headers) ctx.AddMetadata(lower(k), v);
+  ctx.set_deadline(std::chrono::system_clock::now() + call_deadline.remaining());
+  std::map<std::string, std::optional<std::string>> md = {{"a2a-version", s.a2a_version()}};
+  for (const auto& [k, v] : s.config->http_headers) md[lower(k)] = v;
+  if (opts.contains("metadata"))
+    for (const auto& [k, v] : opts["metadata"].items())
+      md[lower(k)] = v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
+  for (const auto& [k, v] : md)
+    if (v) ctx.AddMetadata(k, *v);
   r.request_id = path;
   if (s.transcript)
     s.transcript->add(transport::Direction::kToPeer, "gRPC " + st.value()->authority + " " + path + " " +
@@ -184,6 +228,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
         r.result = nullptr;
       } else {
         r.result = std::move(*j);
+        fill_page_token(*method.output_type(), r.result);
       }
       if (s.transcript) s.transcript->add(transport::Direction::kFromPeer, "gRPC OK " + r.result.dump());
       return r;
@@ -231,7 +276,9 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
     }
     if (r.status == OpResult::Status::kNoResponse && !r.problem.empty()) return r;
   }
-  if (no_answer(status, d, r, s, what, 0)) return r;
+  // A deadline the step set itself (x-grpc deadline_ms) is what it tests: the status is the answer.
+  bool step_deadline = own_deadline && status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED && !d.expired();
+  if (!step_deadline && no_answer(status, d, r, s, what, 0)) return r;
   r.status = OpResult::Status::kError;
   r.error_status = static_cast<int>(status.error_code());
   r.error = status_json(status, r);
