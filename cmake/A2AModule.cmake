@@ -1,6 +1,8 @@
 # a2a_module(NAME DIR DEPS ...): one static library a2a_NAME from DIR/*.cpp
 # (minus *_test.cpp) and, when tests are on, one test binary a2a_NAME_test
 # from DIR/*_test.cpp whose cases are registered with CTest one by one.
+# EXCLUDE REGEX leaves out the files whose path matches it (a subfolder that
+# is a module of its own, e.g. EXCLUDE "/grpc/").
 # Files are globbed so adding a source never requires editing CMake.
 # Sources compiled on their own under A2A_UNITY_BUILD: each defines a helper
 # in an anonymous namespace under the same name as a file batched with it
@@ -16,8 +18,11 @@ set(A2A_NO_UNITY_SOURCES
   peers/a2a-ref-client/http_answer.cpp peers/a2a-ref-client/cli_run_test.cpp peers/a2a-ref-client/router_test.cpp)
 
 function(a2a_module name dir)
-  cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS" ${ARGN})
+  cmake_parse_arguments(M "" "EXCLUDE" "DEPS;TEST_DEPS" ${ARGN})
   file(GLOB_RECURSE all_src CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/${dir}/*.cpp")
+  if(M_EXCLUDE)
+    list(FILTER all_src EXCLUDE REGEX "${M_EXCLUDE}")
+  endif()
   set(lib_src "")
   set(test_src "")
   foreach(f IN LISTS all_src)

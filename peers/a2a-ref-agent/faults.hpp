@@ -123,6 +123,21 @@ enum class Fault {
   kJsonServiceParamsIgnored,
   kJsonParseErrorContinues,
   kJsonOversizeSilent,
+  // gRPC binding (--grpc; peers/a2a-ref-agent/grpc/grpc_faults.cpp)
+  kGrpcWrongStatus,
+  kGrpcNoDetails,
+  kGrpcWrongReason,
+  kGrpcWrongDomain,
+  kGrpcJsonRpcCodeAsStatus,
+  kGrpcStreamNoTerminal,
+  kGrpcEventsAfterTerminal,
+  kGrpcStreamErrorAsOk,
+  kGrpcVersionNotChecked,
+  kGrpcUnimplementedAsUnknown,
+  kGrpcNoSizeLimit,
+  kGrpcExtendedCardNoAuth,
+  kGrpcPatchVersionMetadata,
+  kGrpcMalformedAsInternal,
   kCount,  // keep last
 };
 

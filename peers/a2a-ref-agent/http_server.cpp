@@ -86,6 +86,7 @@ HttpAgent::~HttpAgent() { stop(); }
 
 uint16_t HttpAgent::port() const { return port_; }
 std::string HttpAgent::url() const { return url_; }
+AgentCore& HttpAgent::core() { return *core_; }
 
 core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions options) {
   std::unique_ptr<HttpAgent> a(new HttpAgent(std::move(options)));
@@ -112,7 +113,9 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
   a->push_ = std::make_unique<PushDelivery>(po);
   AgentConfig cfg = o.agent;
   bool v03 = o.serve_v03 && serves(o.interfaces, HttpBinding::kJsonRpc);
-  cfg.interfaces = http_interfaces(a->url_, o.interfaces, o.tenant, v03);
+  cfg.interfaces = http_interfaces(a->url_, o.interfaces, o.tenant, false);
+  for (const auto& i : o.extra_interfaces) cfg.interfaces.push_back(i);
+  if (v03) cfg.interfaces.push_back(http_interfaces(a->url_, {}, "", true).back());
   cfg.push_sink = a->push_->sink();
   a->core_ = std::make_unique<AgentCore>(cfg);
   auto ctx = std::make_unique<HttpContext>();

@@ -35,6 +35,9 @@ struct HttpAgentOptions {
   // JSON-RPC also serves A2A 0.3 (a request without A2A-Version, or with 0.3)
   // and the card declares it (docs/ref-agent.md "A2A 0.3 beside 1.0").
   bool serve_v03 = false;
+  // Card entries after the HTTP ones (before a 0.3 entry): another binding
+  // served over the same core, e.g. the gRPC interface of --grpc.
+  Json extra_interfaces = Json::array();
   AgentConfig agent;   // long_running, max_block, faults (interfaces and push_sink are set here)
   int io_threads = 2;
   int workers = 8;        // at start; grows while all are busy
@@ -63,6 +66,9 @@ class HttpAgent {
   uint16_t port() const;
   // The interface URL: "http://127.0.0.1:PORT" (the root: JSON-RPC and REST share it).
   std::string url() const;
+  // The core every binding of this agent serves (push delivery wired in):
+  // another binding (the gRPC server) may serve it too, until stop().
+  AgentCore& core();
   // Closes every connection (open streams end), ends blocked calls, joins
   // the workers, gives queued push notifications a short grace. Idempotent.
   void stop();

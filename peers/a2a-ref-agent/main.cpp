@@ -25,6 +25,9 @@
 #include "peers/a2a-ref-agent/http_server.hpp"
 #include "peers/a2a-ref-agent/http_variation.hpp"
 #include "peers/a2a-ref-agent/stdio_server.hpp"
+#ifdef A2A_WITH_GRPC
+#include "peers/a2a-ref-agent/grpc/grpc_server.hpp"
+#endif
 
 namespace {
 
@@ -56,11 +59,18 @@ std::string help_footer() {
         "or 0.3 A2A-Version, 0.3 method names) beside 1.0 and the card declares it. Streams are SSE. Bodies above 4 MiB are 413, query\n"
         "strings above 4 KiB 414, '.'/'..' path segments 400. Push configs are delivered (in stdio mode\n"
         "too): each task update is POSTed to the webhook as a StreamResponse (5 s timeout, one retry).\n"
+        "\ngRPC (--grpc PORT beside --http; 0 = the system picks): lf.a2a.v1.A2AService (spec 10) on the\n"
+        "same --bind address, serving the same tasks as HTTP. Before the line above it prints\n"
+        "  a2a-ref-agent grpc on 127.0.0.1:PORT\n"
+        "and the card lists {url 127.0.0.1:PORT, protocolBinding GRPC, protocolVersion 1.0}. Metadata\n"
+        "a2a-version: 1.0 (or absent: the lf.a2a.v1 service is 1.0); other versions FAILED_PRECONDITION\n"
+        "VERSION_NOT_SUPPORTED. GetExtendedAgentCard needs authorization: Bearer TOKEN. Errors carry\n"
+        "google.rpc.ErrorInfo in grpc-status-details-bin; requests above 4 MiB are RESOURCE_EXHAUSTED.\n"
         "\nFaults (--fault NAME) each break one requirement. frame-*, reader-*, hs-*, stream-*,\n"
         "conc-*, life-* act on the stdio binding; id-* and err-* on JSON-RPC (on HTTP too, except\n"
         "err-batch-partial and err-exit-on-parse-error); http-* on the HTTP bindings; card-* on the\n"
-        "card; push-* on webhook delivery; v03-* on 0.3 JSON-RPC (--serve-0.3); sem-* on every\n"
-        "binding. --list-faults prints them all.\n"
+        "card; push-* on webhook delivery; v03-* on 0.3 JSON-RPC (--serve-0.3); grpc-* on gRPC\n"
+        "(--grpc); sem-* on every binding. --list-faults prints them all.\n"
         "\n--profile stdio-json (PR #138): v1 method names (SendMessage, ...), handshake with protocol\n"
         "a2a-stdio / protocolVersion 1.0, ack {sessionId, selectVariant, accept}, streams as responses\n"
         "with the request id ending in {id, streamEnd:true}, cancelStream, system/shutdown, heartbeat\n"
@@ -122,6 +132,7 @@ struct Cli {
   int ack_timeout_ms = 10000;
   int heartbeat_ms = 0;
   int http_port = -1;  // -1 = stdio mode
+  int grpc_port = -1;  // -1 = no gRPC server (needs --http: the card is served there)
   std::string bind = "127.0.0.1";
   std::string tenant;
   std::vector<std::string> auth_tokens = {"a2a-conform"};
@@ -150,7 +161,10 @@ void add_options(CLI::App& app, Cli& cli) {
       ->capture_default_str();
   app.add_option("--http", cli.http_port, "Serve HTTP (JSON-RPC + REST) on this port instead of stdio; 0 = any")
       ->check(CLI::Range(0, 65535));
-  app.add_option("--bind", cli.bind, "HTTP listen address")->capture_default_str();
+  app.add_option("--grpc", cli.grpc_port,
+                 "Also serve gRPC (lf.a2a.v1.A2AService) on this port, over the same tasks; needs --http; 0 = any")
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--bind", cli.bind, "HTTP (and gRPC) listen address")->capture_default_str();
   app.add_option("--tenant", cli.tenant, "HTTP: the tenant the card's interfaces carry (REST also serves /TENANT/...)");
   app.add_option("--auth-token", cli.auth_tokens,
                  "HTTP: a Bearer token GetExtendedAgentCard accepts (repeatable; spec 13.3 requires authentication; "
@@ -220,17 +234,45 @@ int serve_http(const Cli& cli, const Faults& faults) {
   o.agent.long_running = a2a::core::Millis(cli.long_running_ms);
   o.agent.max_block = a2a::core::Millis(cli.max_block_ms);
   o.log_fd = cli.quiet ? -1 : STDERR_FILENO;
+#ifdef A2A_WITH_GRPC
+  // The gRPC port is bound first: the card (built with the HTTP agent's core) names it.
+  std::unique_ptr<GrpcAgent> grpc;
+  if (cli.grpc_port >= 0) {
+    GrpcAgentOptions g;
+    g.bind = cli.bind;
+    g.port = static_cast<uint16_t>(cli.grpc_port);
+    g.auth_tokens = cli.auth_tokens;
+    g.faults = faults;
+    g.log_fd = o.log_fd;
+    auto started = GrpcAgent::start(g);
+    if (!started) {
+      std::cerr << "a2a-ref-agent: " << started.error().message << "\n";
+      return kExitIo;
+    }
+    grpc = std::move(*started);
+    o.extra_interfaces.push_back(grpc->interface());
+  }
+#endif
   auto agent = HttpAgent::start(o);
   if (!agent) {
     std::cerr << "a2a-ref-agent: " << agent.error().message << "\n";
     return kExitIo;
   }
-  std::cout << "a2a-ref-agent listening on " << (*agent)->url() << std::endl;  // tests parse this line
+#ifdef A2A_WITH_GRPC
+  if (grpc) {
+    grpc->attach((*agent)->core());
+    std::cout << "a2a-ref-agent grpc on " << grpc->address() << std::endl;
+  }
+#endif
+  std::cout << "a2a-ref-agent listening on " << (*agent)->url() << std::endl;  // tests parse this line (the last)
   for (;;) {
     timespec slice{1, 0};  // a bounded wait; the loop is the "until a signal" of HTTP mode
     int sig = sigtimedwait(&stop_signals, nullptr, &slice);
     if (sig == SIGINT || sig == SIGTERM) break;
   }
+#ifdef A2A_WITH_GRPC
+  if (grpc) grpc->stop();  // before the core it serves goes
+#endif
   (*agent)->stop();
   return kExitOk;
 }
@@ -259,6 +301,18 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     faults.add(*f);
+  }
+  if (cli.grpc_port >= 0) {
+#ifndef A2A_WITH_GRPC
+    std::cerr << "a2a-ref-agent: --grpc: this build has no gRPC binding (configured with -DA2A_GRPC=OFF)\n";
+    return kExitUsage;
+#else
+    if (cli.http_port < 0) {
+      std::cerr << "a2a-ref-agent: --grpc needs --http PORT: the agent card that lists the gRPC interface is "
+                   "served over HTTP\n";
+      return kExitUsage;
+    }
+#endif
   }
   if (cli.http_port >= 0) return serve_http(cli, faults);
   Profile profile = *profile_by_name(cli.profile);

@@ -67,7 +67,7 @@ std::optional<model::Operation> operation_of(std::string_view method) {
   return std::nullopt;
 }
 
-core::Expected<std::string> json_to_binary(const pb::Descriptor& type, const Json& value) {
+core::Expected<std::string> json_to_binary(const pb::Descriptor& type, const Json& value, bool ignore_unknown) {
   auto msg = new_message(type);
   std::string text;
   try {
@@ -76,7 +76,7 @@ core::Expected<std::string> json_to_binary(const pb::Descriptor& type, const Jso
     return core::fail(core::ErrorKind::kParse, std::string("not serializable as JSON: ") + e.what());
   }
   pb::util::JsonParseOptions opts;
-  opts.ignore_unknown_fields = false;
+  opts.ignore_unknown_fields = ignore_unknown;
   auto st = pb::util::JsonStringToMessage(text, msg.get(), opts);
   if (!st.ok())
     return core::fail(core::ErrorKind::kSchema,

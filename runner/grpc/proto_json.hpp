@@ -34,8 +34,11 @@ std::optional<model::Operation> operation_of(std::string_view method);
 
 // ProtoJSON (camelCase or proto field names, enum names or numbers) to the
 // binary of `type`. Unknown members are errors, as on every A2A binding;
-// the message names the member protobuf could not read.
-core::Expected<std::string> json_to_binary(const google::protobuf::Descriptor& type, const Json& value);
+// the message names the member protobuf could not read. `ignore_unknown`
+// drops them instead (an encoder of its own output: members the proto does
+// not know have no binary form).
+core::Expected<std::string> json_to_binary(const google::protobuf::Descriptor& type, const Json& value,
+                                           bool ignore_unknown = false);
 // Binary of `type` to ProtoJSON (camelCase names, enums by name, default
 // values left out as proto3 JSON does). Bytes that do not parse as `type`
 // are an error.
