@@ -125,8 +125,7 @@ TEST(GrpcAgent, BytesThatAreNotTheRequestAreInvalidArgument) {
 
 TEST(GrpcAgent, AnOversizedRequestIsResourceExhausted) {
   GrpcFixture f;
-  Json big = send_params(std::string(5u << 20, 'x'));
-  auto r = f.client->call(Operation::kSendMessage, big);
+  auto r = f.client->call(Operation::kListTasks, Json{{"contextId", std::string(5u << 20, 'x')}});
   EXPECT_EQ(r.code, StatusCode::RESOURCE_EXHAUSTED) << r.message;
   EXPECT_EQ(f.client->call(Operation::kSendMessage, send_params("hi")).code, StatusCode::OK);
 }
