@@ -3,6 +3,9 @@
 // from grpc-status-details-bin.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
+
 #include "peers/a2a-ref-agent/grpc/grpc_test_support.hpp"
 #include "peers/a2a-ref-agent/http_test_support.hpp"
 
@@ -122,8 +125,7 @@ TEST(GrpcAgent, BytesThatAreNotTheRequestAreInvalidArgument) {
 
 TEST(GrpcAgent, AnOversizedRequestIsResourceExhausted) {
   GrpcFixture f;
-  Json big = send_params(std::string(5u << 20, 'x'));
-  auto r = f.client->call(Operation::kSendMessage, big);
+  auto r = f.client->call(Operation::kListTasks, Json{{"contextId", std::string(5u << 20, 'x')}});
   EXPECT_EQ(r.code, StatusCode::RESOURCE_EXHAUSTED) << r.message;
   EXPECT_EQ(f.client->call(Operation::kSendMessage, send_params("hi")).code, StatusCode::OK);
 }
@@ -196,6 +198,53 @@ TEST(GrpcAgent, ServesTheHttpAgentsTasksAndIsListedOnItsCard) {
   EXPECT_EQ(state_of(got.body), "TASK_STATE_COMPLETED");
   (*grpc_agent)->stop();
   http_agent->stop();
+}
+
+TEST(GrpcAgent, APushConfigCreatedOverGrpcIsDelivered) {
+  // A webhook on the transport's HTTP server records the POSTed bodies.
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<Json> bodies;
+  auto hook = transport::HttpServer::start({}, [&](std::shared_ptr<transport::HttpExchange> ex) {
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      bodies.push_back(Json::parse(ex->request().body, nullptr, false));
+    }
+    cv.notify_all();
+    ex->reply(transport::ServerReply{200, {}, "", false});
+  });
+  ASSERT_TRUE(hook.ok());
+  GrpcAgentOptions go;
+  go.log_fd = -1;
+  auto grpc_agent = GrpcAgent::start(go);
+  ASSERT_TRUE(grpc_agent.ok());
+  auto http_agent = start_agent();
+  ASSERT_TRUE(http_agent);
+  (*grpc_agent)->attach(http_agent->core());
+  GrpcClient client((*grpc_agent)->port());
+  auto sent = client.call(Operation::kSendMessage,
+                          send_params("tck-long-running delay=400", Json{{"returnImmediately", true}}));
+  ASSERT_EQ(sent.code, StatusCode::OK) << sent.message;
+  std::string id = sent.body["task"]["id"];
+  std::string url = "http://127.0.0.1:" + std::to_string((*hook)->port()) + "/hook";
+  auto created = client.call(Operation::kCreatePushConfig, Json{{"taskId", id}, {"url", url}});
+  ASSERT_EQ(created.code, StatusCode::OK) << created.message;
+  {
+    std::unique_lock<std::mutex> lk(mu);
+    cv.wait_for(lk, std::chrono::seconds(8), [&] {
+      for (const auto& b : bodies)
+        if (b.is_object() && b.contains("statusUpdate") &&
+            b["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED")
+          return true;
+      return false;
+    });
+    ASSERT_FALSE(bodies.empty()) << "no webhook POST";
+    EXPECT_EQ(bodies.back()["statusUpdate"]["taskId"], id) << Json(bodies).dump();
+    EXPECT_EQ(bodies.back()["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
+  }
+  (*grpc_agent)->stop();
+  http_agent->stop();
+  (*hook)->stop(core::Millis(1000));
 }
 
 TEST(GrpcAgent, CallsBeforeAttachAreUnavailable) {
