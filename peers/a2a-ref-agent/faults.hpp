@@ -136,7 +136,6 @@ enum class Fault {
   kGrpcUnimplementedAsUnknown,
   kGrpcNoSizeLimit,
   kGrpcExtendedCardNoAuth,
-  kGrpcPatchVersionMetadata,
   kGrpcMalformedAsInternal,
   kCount,  // keep last
 };

@@ -34,7 +34,12 @@ constexpr std::string_view kOperationKeys[] = {
     "id", "description", "delay_ms", "operation", "params", "expect", "expect_error",
     "expect_stream", "capture", "assertions", "repeat", "x-grades", "x-grpc"};
 // x-grpc (ours, docs/grpc.md): how the gRPC binding sends this one call.
-constexpr std::string_view kGrpcKeys[] = {"method", "metadata", "pad_bytes", "deadline_ms"};
+constexpr std::string_view kGrpcKeys[] = {"method", "metadata", "pad_bytes", "deadline_ms", "corrupt"};
+// gRPC status names an expect_error `code` may give on the gRPC binding.
+constexpr std::string_view kGrpcStatusNames[] = {
+    "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+    "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+    "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
 constexpr std::string_view kRawKeys[] = {"id",      "description",  "delay_ms",
                                          "raw",     "expect",       "expect_error",
                                          "expect_stream", "capture", "assertions", "x-grades"};
@@ -163,6 +168,7 @@ void parse_operation_step(const MapReader& m, Step& step) {
     g.string("method");
     g.integer("pad_bytes", 0, 64LL << 20);
     g.integer("deadline_ms", 1, kMaxMillis);
+    g.boolean("corrupt");
     if (g.has("metadata") && g.expect_map("metadata")) {
       Json md = g.json("metadata");
       for (const auto& [k, v] : md.items())
@@ -331,7 +337,7 @@ std::optional<Json> parse_expect_error(const YAML::Node& node, const std::string
   }
   e.one_of("error_type", kErrorTypes);
   const YAML::Node code = e.get("code");
-  if (is_string(code) && !contains(kErrorTypes, code.Scalar())) {
+  if (is_string(code) && !contains(kErrorTypes, code.Scalar()) && !contains(kGrpcStatusNames, code.Scalar())) {
     e.error("code", "unknown error name '" + code.Scalar() + "'", did_you_mean(code.Scalar(), kErrorTypes));
   }
   e.expect_map("details");

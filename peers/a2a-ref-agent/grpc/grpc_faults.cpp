@@ -54,7 +54,6 @@ GrpcPolicy grpc_policy(const Faults& f) {
   if (f.has(Fault::kGrpcNoSizeLimit)) p.max_receive = 64 << 20;
   if (f.has(Fault::kGrpcUnimplementedAsUnknown)) p.unknown_method = grpcwire::kUnknown;
   if (f.has(Fault::kGrpcMalformedAsInternal)) p.malformed_request = grpcwire::kInternal;
-  if (f.has(Fault::kGrpcPatchVersionMetadata)) p.version_label = "1.0.0";
   return p;
 }
 

@@ -99,15 +99,6 @@ TEST(GrpcFaults, ExtendedCardNoAuth) {
   EXPECT_EQ(r.code, StatusCode::OK) << r.message;
 }
 
-TEST(GrpcFaults, PatchVersionMetadata) {
-  GrpcFixture f(one_fault(Fault::kGrpcPatchVersionMetadata));
-  auto r = f.client->call(Operation::kSendMessage, send_params("hi"));
-  EXPECT_EQ(r.code, StatusCode::OK);
-  auto it = r.initial.find("a2a-version");
-  ASSERT_NE(it, r.initial.end());
-  EXPECT_EQ(it->second, "1.0.0");
-}
-
 TEST(GrpcFaults, MalformedAsInternal) {
   GrpcFixture f(one_fault(Fault::kGrpcMalformedAsInternal));
   auto r = f.client->raw(grpcwire::method_path(Operation::kGetTask), std::string("\xff\xff\xff", 3));
