@@ -132,6 +132,7 @@ TEST_P(InteropRunner, CertifiesTheJsSdkAgentWithNoUnexplainedFailure) {
 INSTANTIATE_TEST_SUITE_P(Jobs, InteropRunner, ::testing::Values(1, 2, 8),
                          [](const auto& info) { return "j" + std::to_string(info.param); });
 
+#ifdef A2A_WITH_GRPC
 // (a) on gRPC: the runner certifies the SDK's gRPC interface (found in its
 // card) with every failure explained by the known-failures list.
 TEST(InteropGrpc, CertifiesTheJsSdkAgentOverGrpcWithNoUnexplainedFailure) {
@@ -160,3 +161,20 @@ TEST(InteropGrpc, CertifiesTheJsSdkAgentOverGrpcWithNoUnexplainedFailure) {
   }
   EXPECT_GE(passed, 25) << r.out;
 }
+
+// (c) on gRPC: the SDK's gRPC client drives a2a-ref-agent's gRPC interface
+// (found in its card) through every operation, streaming included.
+TEST(InteropGrpc, JsSdkGrpcClientDrivesTheReferenceAgentThroughEveryOperation) {
+  ASSERT_TRUE(js_ready());
+  HttpPeer agent({A2A_REF_AGENT, "--http", "0", "--grpc", "0", "-q"});
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  auto r = run_command({"node", kJsDir + "/client.mjs", "--url", agent.url(), "--binding", "grpc", "--token",
+                        "a2a-conform"},
+                       90000);
+  ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAIL "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" 0 skipped"), std::string::npos) << r.out;
+}
+#endif  // A2A_WITH_GRPC

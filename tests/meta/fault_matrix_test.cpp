@@ -58,12 +58,20 @@ struct Matrix {
   // kClient: a listed scenario must FAIL (a SHOULD one may be NON_STRICT).
   // The agents: it must not PASS and not be an ERROR.
   bool strict_outcomes = false;
+  // Every run of the matrix, the clean one included (the gRPC matrix: the
+  // agent also serves gRPC, the runner tests only that binding).
+  std::vector<std::string> agent_args = {};
+  std::vector<std::string> runner_args = {};
 };
 
 const std::vector<Matrix> kMatrices = {
     {"p46", "fault-matrix.yaml", Peer::kStdioAgent, "", {"suites/stdio", "suites/a2a"}, {}, false},
     {"stdio_json", "fault-matrix-stdio-json.yaml", Peer::kStdioAgent, "stdio-json", {"suites/stdio-json"}, {}, false},
     {"http", "fault-matrix-http.yaml", Peer::kHttpAgent, "", {"suites/a2a", "suites/http", "suites/a2a-0.3"}, {}, false},
+#ifdef A2A_WITH_GRPC
+    {"grpc", "fault-matrix-grpc.yaml", Peer::kHttpAgent, "", {"suites/a2a", "suites/grpc"}, {}, false,
+     {"--grpc", "0"}, {"--binding", "grpc"}},
+#endif
     {"client", "client-fault-matrix.yaml", Peer::kClient, "", {"suites/client"}, {"stdio", "jsonrpc", "rest"}, true},
     {"client_stdio_json", "client-fault-matrix-stdio-json.yaml", Peer::kClient, "stdio-json", {"suites/client"},
      {"stdio"}, true},
@@ -203,6 +211,7 @@ std::vector<Json> run_row(const Row& r) {
   std::unique_ptr<a2a::testing::HttpPeer> http;
   if (m.peer == Peer::kHttpAgent) {
     std::vector<std::string> agent = {bin_of(A2A_REF_AGENT, "a2a-ref-agent"), "--http", "0", "-q"};
+    agent.insert(agent.end(), m.agent_args.begin(), m.agent_args.end());
     agent.insert(agent.end(), r.agent_args.begin(), r.agent_args.end());
     if (!r.fault.empty()) agent.insert(agent.end(), {"--fault", r.fault});
     http = std::make_unique<a2a::testing::HttpPeer>(agent);
@@ -214,6 +223,7 @@ std::vector<Json> run_row(const Row& r) {
     argv.insert(argv.end(), {"--agent", agent});
     if (!m.profile.empty()) argv.insert(argv.end(), {"--profile", m.profile});
   }
+  argv.insert(argv.end(), m.runner_args.begin(), m.runner_args.end());
   argv.insert(argv.end(), r.runner_args.begin(), r.runner_args.end());
   for (const auto& s : suite_paths(m)) argv.push_back(s);
   auto run = a2a::testing::run_command(argv, 600000);

@@ -110,7 +110,7 @@ TEST(GrpcFaults, EveryGrpcFaultIsTestedHere) {
   int n = 0;
   for (const auto& fi : all_faults())
     if (fi.name.starts_with("grpc-")) ++n;
-  EXPECT_EQ(n, 14);
+  EXPECT_EQ(n, 13);
 }
 
 TEST(GrpcFaults, WithoutFaultsTheDecoratorsAreTheIdentity) {
