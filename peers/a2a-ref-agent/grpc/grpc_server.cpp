@@ -152,15 +152,17 @@ class Call : public grpc::ServerGenericBidiReactor {
     }
   }
 
-  // The service parameter a2a-version (§10.2). Absent or empty: the current
-  // version, as the method path lf.a2a.v1 already names it (docs/grpc.md).
+  // The service parameter a2a-version (§10.2). Absent or empty is 0.3
+  // (§3.6.2: "Agents MUST interpret empty value as 0.3 version"), which this
+  // 1.0 interface does not serve (docs/grpc.md "Version").
   std::optional<CallError> check_version() const {
     if (!svc_.policy.check_version) return std::nullopt;
     std::string version = metadata("a2a-version");
-    if (version.empty() || is_served_version(version)) return std::nullopt;
+    if (is_served_version(version)) return std::nullopt;
+    std::string shown = version.empty() ? "(none, which means 0.3)" : "'" + version + "'";
     return a2a_error(jsonrpc::A2AError::kVersionNotSupported,
-                     "Version not supported: a2a-version '" + version +
-                         "' is not served here; this interface serves A2A 1.0 only",
+                     "Version not supported: a2a-version " + shown +
+                         " is not served here; this interface serves A2A 1.0 only",
                      Json{{"requestedVersion", version}, {"supportedVersions", "1.0"}});
   }
 

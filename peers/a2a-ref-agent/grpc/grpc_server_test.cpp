@@ -104,9 +104,9 @@ TEST(GrpcAgent, VersionMetadataIsChecked) {
   EXPECT_EQ(reason_of(bad), "VERSION_NOT_SUPPORTED");
   auto old = f.client->call(Operation::kGetTask, get, {{"a2a-version", "0.3"}});
   EXPECT_EQ(reason_of(old), "VERSION_NOT_SUPPORTED");
-  // 1.0.N (patch ignored) and no a2a-version at all (lf.a2a.v1 is 1.0) are served.
+  // 1.0.N (patch ignored) is served; no a2a-version at all is 0.3 (§3.6.2), refused.
   EXPECT_EQ(f.client->call(Operation::kGetTask, get, {{"a2a-version", "1.0.3"}}).code, StatusCode::NOT_FOUND);
-  EXPECT_EQ(f.client->call(Operation::kGetTask, get, {}).code, StatusCode::NOT_FOUND);
+  EXPECT_EQ(reason_of(f.client->call(Operation::kGetTask, get, {})), "VERSION_NOT_SUPPORTED");
 }
 
 TEST(GrpcAgent, AnUnknownMethodIsUnimplemented) {
