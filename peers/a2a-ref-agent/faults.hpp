@@ -133,6 +133,7 @@ enum class Fault {
   kGrpcEventsAfterTerminal,
   kGrpcStreamErrorAsOk,
   kGrpcVersionNotChecked,
+  kGrpcAbsentVersionAsCurrent,
   kGrpcUnimplementedAsUnknown,
   kGrpcNoSizeLimit,
   kGrpcExtendedCardNoAuth,

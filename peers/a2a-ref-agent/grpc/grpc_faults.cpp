@@ -50,6 +50,7 @@ class FaultyStream : public EventStream {
 GrpcPolicy grpc_policy(const Faults& f) {
   GrpcPolicy p;
   p.check_version = !f.has(Fault::kGrpcVersionNotChecked);
+  p.absent_version_is_current = f.has(Fault::kGrpcAbsentVersionAsCurrent);
   p.require_card_auth = !f.has(Fault::kGrpcExtendedCardNoAuth);
   if (f.has(Fault::kGrpcNoSizeLimit)) p.max_receive = 64 << 20;
   if (f.has(Fault::kGrpcUnimplementedAsUnknown)) p.unknown_method = grpcwire::kUnknown;

@@ -19,6 +19,7 @@ inline constexpr int kGrpcMaxReceive = 4 << 20;  // like the HTTP bindings' kMax
 // What the server checks and how it labels its answers.
 struct GrpcPolicy {
   bool check_version = true;      // a2a-version other than 1.0 / 1.0.N: VersionNotSupportedError
+  bool absent_version_is_current = false;  // no a2a-version: served as 1.0 (instead of 0.3, refused)
   bool require_card_auth = true;  // GetExtendedAgentCard needs `authorization: Bearer <token>`
   int max_receive = kGrpcMaxReceive;         // larger requests: RESOURCE_EXHAUSTED (by gRPC itself)
   int unknown_method = grpcwire::kUnimplemented;

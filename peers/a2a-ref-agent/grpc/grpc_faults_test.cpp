@@ -81,6 +81,15 @@ TEST(GrpcFaults, VersionNotChecked) {
   EXPECT_EQ(r.code, StatusCode::OK) << r.message;
 }
 
+TEST(GrpcFaults, AbsentVersionAsCurrent) {
+  GrpcFixture f(one_fault(Fault::kGrpcAbsentVersionAsCurrent));
+  auto r = f.client->call(Operation::kSendMessage, send_params("hi"), {});
+  EXPECT_EQ(r.code, StatusCode::OK) << r.message;
+  // An explicit unsupported version is still refused.
+  EXPECT_EQ(f.client->call(Operation::kSendMessage, send_params("hi"), {{"a2a-version", "9.9"}}).code,
+            StatusCode::FAILED_PRECONDITION);
+}
+
 TEST(GrpcFaults, UnimplementedAsUnknown) {
   GrpcFixture f(one_fault(Fault::kGrpcUnimplementedAsUnknown));
   EXPECT_EQ(f.client->raw("/lf.a2a.v1.A2AService/NoSuchMethod", "").code, StatusCode::UNKNOWN);
@@ -110,7 +119,7 @@ TEST(GrpcFaults, EveryGrpcFaultIsTestedHere) {
   int n = 0;
   for (const auto& fi : all_faults())
     if (fi.name.starts_with("grpc-")) ++n;
-  EXPECT_EQ(n, 13);
+  EXPECT_EQ(n, 14);
 }
 
 TEST(GrpcFaults, WithoutFaultsTheDecoratorsAreTheIdentity) {

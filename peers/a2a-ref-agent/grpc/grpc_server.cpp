@@ -158,7 +158,7 @@ class Call : public grpc::ServerGenericBidiReactor {
   std::optional<CallError> check_version() const {
     if (!svc_.policy.check_version) return std::nullopt;
     std::string version = metadata("a2a-version");
-    if (is_served_version(version)) return std::nullopt;
+    if (is_served_version(version) || (version.empty() && svc_.policy.absent_version_is_current)) return std::nullopt;
     std::string shown = version.empty() ? "(none, which means 0.3)" : "'" + version + "'";
     return a2a_error(jsonrpc::A2AError::kVersionNotSupported,
                      "Version not supported: a2a-version " + shown +
