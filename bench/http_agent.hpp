@@ -62,6 +62,9 @@ class HttpAgentProcess {
   int pid() const { return proc_ ? proc_->pid() : -1; }
   bool running() { return proc_ && !proc_->poll_exit(); }
   std::string stderr_text() const { return proc_ ? proc_->stderr_text() : std::string(); }
+  // Everything the agent wrote to stdout up to its "listening on" line (other
+  // start-up lines, such as "grpc on HOST:PORT", come before it).
+  const std::string& start_output() const { return start_output_; }
 
   long status_field(const std::string& name) const { return proc_status_field(pid(), name); }
   long rss_kib() const { return status_field("VmRSS"); }
@@ -99,6 +102,7 @@ class HttpAgentProcess {
           return;
         }
         port_ = u->port;
+        start_output_ = out.substr(0, eol + 1);
         return;
       }
       auto rd = proc_->read_some(deadline);
@@ -113,6 +117,7 @@ class HttpAgentProcess {
   std::unique_ptr<transport::StdioProcess> proc_;
   std::string path_;
   std::string error_;
+  std::string start_output_;
   uint16_t port_ = 0;
 };
 

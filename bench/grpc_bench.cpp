@@ -1,0 +1,442 @@
+// gRPC speed of a2a-ref-agent (--grpc) against the official JavaScript SDK's
+// gRPC server (tests/interop/js/agent.mjs --grpc-port, @a2a-js/sdk on
+// @grpc/grpc-js), side by side in one run, under the same closed-loop load:
+// N client threads sharing one channel (one HTTP/2 connection) per agent,
+// each thread issuing its next call when the previous one ended.
+//
+//   grpc_bench [--seconds 3] [--threads 8] [--warmup-ms 500] [--no-sdk]
+//              [--agent PATH] [--js-dir DIR]
+//
+// Measures, for each agent in turn (ours first, then the SDK's, per measure):
+//   unary SendMessage    "tck-message-response ..." (a Message back, no task)
+//   unary GetTask        of one completed task created before the run
+//   SendStreamingMessage "tck-stream-basic ..." (a few events per stream)
+// calls (streams) per second, p50/p99 latency, events per second, work per
+// agent CPU-second (/proc/PID/stat: neither the client nor the neighbours
+// count in it), the client's own CPU per call ("cli us": on a 2-core machine
+// the client shares the cores with the agent), then one ratio line per
+// measure (ours / the SDK's). Every
+// answer is checked; exit 1 when an answer was wrong, a call failed or an
+// agent could not start, 2 on bad arguments. A benchmark, not a test: ctest
+// never runs it. docs/performance.md ("gRPC") has the figures.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+
+#include "bench/http_agent.hpp"
+#include "lf/a2a/v1/a2a.grpc.pb.h"
+#include "runner/grpc/status.hpp"
+
+// CMake defines both; the defaults let a bare syntax check compile the file.
+#ifndef A2A_BINARY_DIR
+#define A2A_BINARY_DIR "build"
+#endif
+#ifndef A2A_SOURCE_DIR
+#define A2A_SOURCE_DIR "."
+#endif
+
+namespace {
+
+namespace v1 = lf::a2a::v1;
+using a2a::bench::HttpAgentProcess;
+using Clock = std::chrono::steady_clock;
+
+// Bounds on every loop, beyond the measured duration.
+constexpr long kMaxCallsPerThread = 5'000'000;
+constexpr int kMaxEventsPerStream = 1000;
+constexpr auto kCallTimeout = std::chrono::seconds(10);
+
+struct Args {
+  double seconds = 3;
+  int threads = 8;
+  long warmup_ms = 500;
+  bool sdk = true;
+  std::string agent = A2A_BINARY_DIR "/bin/a2a-ref-agent";
+  std::string js_dir = A2A_SOURCE_DIR "/tests/interop/js";
+};
+
+constexpr const char* kUsage =
+    "usage: grpc_bench [--seconds 3] [--threads 8] [--warmup-ms 500] [--no-sdk]\n"
+    "                  [--agent PATH] [--js-dir DIR]\n"
+    "\n"
+    "Compares a2a-ref-agent's gRPC server (--grpc 0) with the @a2a-js/sdk agent of\n"
+    "tests/interop/js (node agent.mjs --grpc-port 0; needs node and `npm ci` there; --no-sdk\n"
+    "measures ours alone). Both are started here on 127.0.0.1 and stopped at the end. For\n"
+    "each agent: --threads client threads over one channel, each for --seconds after\n"
+    "--warmup-ms of the same load: unary SendMessage (tck-message-response), unary GetTask\n"
+    "of one existing task, and SendStreamingMessage (tck-stream-basic). Prints calls/s,\n"
+    "p50/p99 latency, events/s, work per agent CPU-second, and the ratio ours/SDK per\n"
+    "measure. Exit 1 when a call failed or an agent could not start.\n";
+
+bool parse_args(int argc, char** argv, Args& a) {
+  for (int i = 1; i < argc; ++i) {
+    std::string k = argv[i];
+    if (k == "-h" || k == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
+    auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (k == "--seconds") a.seconds = std::atof(value().c_str());
+    else if (k == "--threads") a.threads = std::atoi(value().c_str());
+    else if (k == "--warmup-ms") a.warmup_ms = std::atol(value().c_str());
+    else if (k == "--no-sdk") a.sdk = false;
+    else if (k == "--agent") a.agent = value();
+    else if (k == "--js-dir") a.js_dir = value();
+    else {
+      std::fprintf(stderr, "grpc_bench: unknown argument '%s'\n%s", k.c_str(), kUsage);
+      return false;
+    }
+  }
+  if (a.seconds <= 0 || a.seconds > 600 || a.threads < 1 || a.threads > 256 || a.warmup_ms < 0 ||
+      a.warmup_ms > 60000) {
+    std::fprintf(stderr, "grpc_bench: --seconds must be in (0, 600], --threads in [1, 256], "
+                         "--warmup-ms in [0, 60000]\n");
+    return false;
+  }
+  return true;
+}
+
+// Why the SDK agent cannot run here, or "" when it can.
+std::string sdk_missing(const Args& a) {
+  if (std::system("command -v node >/dev/null 2>&1") != 0) return "node is not installed";
+  if (!std::filesystem::exists(a.js_dir + "/node_modules/@a2a-js/sdk") ||
+      !std::filesystem::exists(a.js_dir + "/node_modules/@grpc/grpc-js")) {
+    return a.js_dir + "/node_modules has no @a2a-js/sdk or @grpc/grpc-js (run `npm ci --no-audit --no-fund` there)";
+  }
+  return "";
+}
+
+// "NAME grpc on HOST:PORT" among an agent's start-up lines: the port, or 0.
+uint16_t grpc_port_of(const std::string& start_output) {
+  auto at = start_output.find("grpc on ");
+  if (at == std::string::npos) return 0;
+  auto eol = start_output.find('\n', at);
+  std::string addr = start_output.substr(at + 8, eol == std::string::npos ? std::string::npos : eol - at - 8);
+  auto colon = addr.rfind(':');
+  if (colon == std::string::npos) return 0;
+  long port = std::strtol(addr.c_str() + colon + 1, nullptr, 10);
+  return port > 0 && port < 65536 ? static_cast<uint16_t>(port) : 0;
+}
+
+// One agent under test: its process and one channel to its gRPC server.
+struct Target {
+  std::string name;
+  std::unique_ptr<HttpAgentProcess> proc;
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<v1::A2AService::Stub> stub;
+  std::string task_id;  // the task GetTask reads
+};
+
+void add_metadata(grpc::ClientContext& ctx) {
+  ctx.AddMetadata("a2a-version", "1.0");  // the SDK refuses a call without it
+  ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+}
+
+v1::SendMessageRequest send_request(const std::string& text, const std::string& id) {
+  v1::SendMessageRequest req;
+  auto* m = req.mutable_message();
+  m->set_message_id(id);
+  m->set_role(v1::ROLE_USER);
+  m->add_parts()->set_text(text);
+  return req;
+}
+
+std::string describe(const grpc::Status& st) {
+  std::string s = a2a::grpcwire::code_name(static_cast<int>(st.error_code())) + ": " + st.error_message();
+  return s;
+}
+
+// Starts the agent, reads its gRPC port, connects, creates the GetTask task.
+bool start(Target& t, std::vector<std::string> argv, const std::string& path, std::string& error) {
+  t.proc = std::make_unique<HttpAgentProcess>(std::move(argv), path);
+  if (!t.proc->ok()) {
+    error = t.proc->error();
+    return false;
+  }
+  uint16_t port = grpc_port_of(t.proc->start_output());
+  if (port == 0) {
+    error = "no 'grpc on HOST:PORT' line before 'listening on'; stdout: " + t.proc->start_output();
+    return false;
+  }
+  t.channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials());
+  if (!t.channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(10))) {
+    error = "could not connect to its gRPC port " + std::to_string(port);
+    return false;
+  }
+  t.stub = v1::A2AService::NewStub(t.channel);
+  grpc::ClientContext ctx;
+  add_metadata(ctx);
+  v1::SendMessageResponse resp;
+  grpc::Status st = t.stub->SendMessage(&ctx, send_request("tck-artifact-text bench setup", "bench-setup-1"), &resp);
+  if (!st.ok() || !resp.has_task() || resp.task().id().empty()) {
+    error = "SendMessage tck-artifact-text did not create a task: " +
+            (st.ok() ? "answer " + resp.ShortDebugString() : describe(st));
+    return false;
+  }
+  t.task_id = resp.task().id();
+  std::printf("%s: pid %d, grpc 127.0.0.1:%u, GetTask reads task %s\n", t.name.c_str(), t.proc->pid(), port,
+              t.task_id.c_str());
+  return true;
+}
+
+enum class Measure { kSendMessage, kGetTask, kStream };
+
+const char* measure_name(Measure m) {
+  switch (m) {
+    case Measure::kSendMessage: return "unary SendMessage";
+    case Measure::kGetTask: return "unary GetTask";
+    case Measure::kStream: return "SendStreamingMessage";
+  }
+  return "?";
+}
+
+struct Result {
+  long long ok = 0, failures = 0, events = 0;
+  double seconds = 0, agent_cpu = 0, client_cpu = 0;
+  std::vector<double> latency_ms;  // one per successful call or stream
+  std::vector<std::string> samples;  // the first failures
+  double per_second(long long n) const { return seconds > 0 ? static_cast<double>(n) / seconds : 0; }
+  double per_cpu(long long n) const { return agent_cpu > 0 ? static_cast<double>(n) / agent_cpu : 0; }
+  // The client's own CPU per call (or stream), in microseconds.
+  double client_us(long long n) const { return n > 0 ? client_cpu * 1e6 / static_cast<double>(n) : 0; }
+  double percentile(double p) {
+    if (latency_ms.empty()) return 0;
+    size_t k = std::min(latency_ms.size() - 1, static_cast<size_t>(p / 100.0 * static_cast<double>(latency_ms.size())));
+    std::nth_element(latency_ms.begin(), latency_ms.begin() + static_cast<long>(k), latency_ms.end());
+    return latency_ms[k];
+  }
+};
+
+// One call of the measure; "" when it succeeded and its answer was right.
+std::string one_call(Target& t, Measure m, int thread, long i, long long& events) {
+  grpc::ClientContext ctx;
+  add_metadata(ctx);
+  std::string id = "bench-" + std::to_string(thread) + "-" + std::to_string(i);
+  switch (m) {
+    case Measure::kSendMessage: {
+      v1::SendMessageResponse resp;
+      grpc::Status st = t.stub->SendMessage(&ctx, send_request("tck-message-response bench " + id, id), &resp);
+      if (!st.ok()) return describe(st);
+      if (!resp.has_message() || resp.message().role() != v1::ROLE_AGENT) return "not an agent Message: " + resp.ShortDebugString();
+      return "";
+    }
+    case Measure::kGetTask: {
+      v1::GetTaskRequest req;
+      req.set_id(t.task_id);
+      v1::Task resp;
+      grpc::Status st = t.stub->GetTask(&ctx, req, &resp);
+      if (!st.ok()) return describe(st);
+      if (resp.id() != t.task_id || resp.status().state() != v1::TASK_STATE_COMPLETED)
+        return "not the completed task: " + resp.ShortDebugString();
+      return "";
+    }
+    case Measure::kStream: {
+      auto reader = t.stub->SendStreamingMessage(&ctx, send_request("tck-stream-basic bench " + id, id));
+      v1::StreamResponse ev;
+      int n = 0;
+      bool completed = false;
+      while (n < kMaxEventsPerStream && reader->Read(&ev)) {
+        ++n;
+        completed = ev.has_status_update() && ev.status_update().status().state() == v1::TASK_STATE_COMPLETED;
+      }
+      if (n >= kMaxEventsPerStream) ctx.TryCancel();
+      grpc::Status st = reader->Finish();
+      if (!st.ok()) return describe(st);
+      if (!completed) return "the stream's last of " + std::to_string(n) + " events is not COMPLETED";
+      events += n;
+      return "";
+    }
+  }
+  return "unknown measure";
+}
+
+// `threads` threads calling for `seconds`, all over t's one channel.
+Result run(Target& t, Measure m, int threads, double seconds) {
+  struct PerThread {
+    long long ok = 0, failures = 0, events = 0;
+    std::vector<double> lat;
+  };
+  std::vector<PerThread> per(static_cast<size_t>(threads));
+  std::mutex samples_mu;
+  std::vector<std::string> samples;
+  auto t0 = Clock::now();
+  auto end = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  std::vector<std::thread> pool;
+  for (int k = 0; k < threads; ++k) {
+    pool.emplace_back([&, k] {
+      PerThread& me = per[static_cast<size_t>(k)];
+      me.lat.reserve(65536);
+      for (long i = 0; i < kMaxCallsPerThread; ++i) {
+        auto c0 = Clock::now();
+        if (c0 >= end) break;
+        std::string err = one_call(t, m, k, i, me.events);
+        auto c1 = Clock::now();
+        if (err.empty()) {
+          ++me.ok;
+          me.lat.push_back(std::chrono::duration<double, std::milli>(c1 - c0).count());
+        } else {
+          ++me.failures;
+          std::lock_guard<std::mutex> lock(samples_mu);
+          if (samples.size() < 5) samples.push_back(std::move(err));
+        }
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  Result r;
+  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (auto& p : per) {
+    r.ok += p.ok;
+    r.failures += p.failures;
+    r.events += p.events;
+    r.latency_ms.insert(r.latency_ms.end(), p.lat.begin(), p.lat.end());
+  }
+  r.samples = std::move(samples);
+  return r;
+}
+
+// This process's user + system CPU seconds (all threads: the client's cost).
+double self_cpu_seconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto sec = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6; };
+  return sec(ru.ru_utime) + sec(ru.ru_stime);
+}
+
+Result measure(Target& t, Measure m, const Args& a) {
+  if (a.warmup_ms > 0) run(t, m, a.threads, static_cast<double>(a.warmup_ms) / 1000.0);
+  double cpu0 = t.proc->cpu_seconds(), self0 = self_cpu_seconds();
+  Result r = run(t, m, a.threads, a.seconds);
+  r.agent_cpu = t.proc->cpu_seconds() - cpu0;
+  r.client_cpu = self_cpu_seconds() - self0;
+  return r;
+}
+
+void print_row(const std::string& name, Measure m, Result& r) {
+  if (m == Measure::kStream) {
+    double per_stream = r.ok > 0 ? static_cast<double>(r.events) / static_cast<double>(r.ok) : 0;
+    std::printf("  %-14s %9lld  %9.0f  %9.0f  %5.1f  %7.2f  %7.2f  %9.0f  %7.0f  %8lld\n", name.c_str(), r.ok,
+                r.per_second(r.ok), r.per_second(r.events), per_stream, r.percentile(50), r.percentile(99),
+                r.per_cpu(r.ok), r.client_us(r.ok), r.failures);
+  } else {
+    std::printf("  %-14s %9lld  %9.0f  %7.2f  %7.2f  %11.0f  %7.0f  %8lld\n", name.c_str(), r.ok, r.per_second(r.ok),
+                r.percentile(50), r.percentile(99), r.per_cpu(r.ok), r.client_us(r.ok), r.failures);
+  }
+  for (const auto& s : r.samples) std::printf("    failure: %s\n", s.c_str());
+  std::fflush(stdout);
+}
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+void raise_fd_limit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  if (!parse_args(argc, argv, a)) return 2;
+  raise_fd_limit();
+  if (!std::filesystem::exists(a.agent)) {
+    std::fprintf(stderr, "grpc_bench: no agent at %s (ninja -C build a2a-ref-agent)\n", a.agent.c_str());
+    return 1;
+  }
+  Target ref{"a2a-ref-agent", nullptr, nullptr, nullptr, ""};
+  std::string error;
+  if (!start(ref, {a.agent, "--http", "0", "--grpc", "0", "-q"}, "/", error)) {
+    std::fprintf(stderr, "grpc_bench: a2a-ref-agent: %s\n", error.c_str());
+    return 1;
+  }
+  std::unique_ptr<Target> sdk;
+  std::string missing = a.sdk ? sdk_missing(a) : "--no-sdk";
+  if (missing.empty()) {
+    sdk = std::make_unique<Target>(Target{"js-sdk-agent", nullptr, nullptr, nullptr, ""});
+    if (!start(*sdk, {"node", a.js_dir + "/agent.mjs", "--port", "0", "--grpc-port", "0"}, "/a2a/jsonrpc", error)) {
+      std::fprintf(stderr, "grpc_bench: the JS SDK agent: %s\n", error.c_str());
+      return 1;  // both agents are stopped by their destructors
+    }
+  } else {
+    std::printf("js-sdk-agent: skipped (%s); a2a-ref-agent alone\n", missing.c_str());
+  }
+  std::printf("client: grpc++ %s sync stub, %d threads over one channel per agent, closed loop, "
+              "%.1f s per measure after %.1f s warm-up, a2a-version: 1.0\n",
+              grpc::Version().c_str(), a.threads, a.seconds, static_cast<double>(a.warmup_ms) / 1000.0);
+
+  bool ok = true;
+  struct Summary {
+    Measure m;
+    double ref = 0, sdk = 0, ref_cpu = 0, sdk_cpu = 0, ref_p50 = 0, sdk_p50 = 0, ref_ev = 0, sdk_ev = 0;
+  };
+  std::vector<Summary> summary;
+  for (Measure m : {Measure::kSendMessage, Measure::kGetTask, Measure::kStream}) {
+    bool stream = m == Measure::kStream;
+    std::printf("\n%s\n", measure_name(m));
+    if (stream) {
+      std::printf("  %-14s %9s  %9s  %9s  %5s  %7s  %7s  %9s  %7s  %8s\n", "agent", "streams", "streams/s", "events/s",
+                  "ev/st", "p50 ms", "p99 ms", "st/cpu-s", "cli us", "failures");
+    } else {
+      std::printf("  %-14s %9s  %9s  %7s  %7s  %11s  %7s  %8s\n", "agent", "calls", "calls/s", "p50 ms", "p99 ms",
+                  "calls/cpu-s", "cli us", "failures");
+    }
+    Summary s{m};
+    Result r = measure(ref, m, a);
+    print_row(ref.name, m, r);
+    ok = ok && r.failures == 0 && r.ok > 0;
+    s.ref = r.per_second(r.ok);
+    s.ref_cpu = r.per_cpu(r.ok);
+    s.ref_p50 = r.percentile(50);
+    s.ref_ev = r.per_second(r.events);
+    if (sdk) {
+      Result j = measure(*sdk, m, a);
+      print_row(sdk->name, m, j);
+      ok = ok && j.failures == 0 && j.ok > 0;
+      s.sdk = j.per_second(j.ok);
+      s.sdk_cpu = j.per_cpu(j.ok);
+      s.sdk_p50 = j.percentile(50);
+      s.sdk_ev = j.per_second(j.events);
+    }
+    summary.push_back(s);
+  }
+
+  std::printf("\nagent memory after the runs: a2a-ref-agent VmRSS %ld KiB, VmHWM %ld KiB", ref.proc->rss_kib(),
+              ref.proc->status_field("VmHWM"));
+  if (sdk) {
+    std::printf("; js-sdk-agent VmRSS %ld KiB, VmHWM %ld KiB", sdk->proc->rss_kib(),
+                sdk->proc->status_field("VmHWM"));
+  }
+  std::printf("\n");
+  if (sdk) {
+    std::printf("\nratios ours/SDK:\n");
+    for (const auto& s : summary) {
+      if (s.m == Measure::kStream) {
+        std::printf("  %s: ref %.0f streams/s (%.0f events/s), sdk %.0f streams/s (%.0f events/s), ratio %.1fx "
+                    "streams, %.1fx events; per agent CPU-second %.1fx; p50 %.1fx lower\n",
+                    measure_name(s.m), s.ref, s.ref_ev, s.sdk, s.sdk_ev, ratio(s.ref, s.sdk), ratio(s.ref_ev, s.sdk_ev),
+                    ratio(s.ref_cpu, s.sdk_cpu), ratio(s.sdk_p50, s.ref_p50));
+      } else {
+        std::printf("  %s: ref %.0f/s, sdk %.0f/s, ratio %.1fx; per agent CPU-second %.1fx; p50 %.1fx lower\n",
+                    measure_name(s.m), s.ref, s.sdk, ratio(s.ref, s.sdk), ratio(s.ref_cpu, s.sdk_cpu),
+                    ratio(s.sdk_p50, s.ref_p50));
+      }
+    }
+  }
+  if (!ok) std::printf("\ngrpc_bench: some calls failed (see 'failure:' lines)\n");
+  return ok ? 0 : 1;
+}
