@@ -2,8 +2,8 @@
 # README command (a): installs dependencies, builds, and runs the main job:
 # a2a-conform against the reference agent
 #   1. over stdio (profile p46), every suite under suites/ -> out/stdio/
-#   2. over HTTP (a2a-ref-agent --http 0; JSON-RPC and REST, found through its
-#      agent card), every suite under suites/ -> out/http/
+#   2. over the network (a2a-ref-agent --http 0 --grpc 0; JSON-RPC, REST and
+#      gRPC, found through its agent card), every suite under suites/ -> out/http/
 # Each report dir holds report.html, report.json, junit.xml and the ACTS report.
 # Exits 0 only if both runs are conformant.
 set -euo pipefail
@@ -19,7 +19,7 @@ rc_stdio=$?
 
 # The HTTP agent prints "a2a-ref-agent listening on URL" once it listens.
 agent_log="$(mktemp)"
-"$BUILD_DIR/bin/a2a-ref-agent" --http 0 -q >"$agent_log" &
+"$BUILD_DIR/bin/a2a-ref-agent" --http 0 --grpc 0 -q >"$agent_log" &
 agent_pid=$!
 trap 'kill "$agent_pid" 2>/dev/null; rm -f "$agent_log"' EXIT
 url=""
@@ -29,7 +29,8 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 if [ -z "$url" ]; then
-  echo "run-main: a2a-ref-agent --http 0 did not report its URL within 10 s" >&2
+  echo "run-main: a2a-ref-agent --http 0 --grpc 0 did not report its URL within 10 s:" >&2
+  cat "$agent_log" >&2
   exit 2
 fi
 "$BUILD_DIR/bin/a2a-conform" run --url "$url" --behaviors peers/a2a-ref-agent/sut-behaviors.yaml --header "Authorization: Bearer a2a-conform" -j2 --report-dir "$OUT/http" suites/
