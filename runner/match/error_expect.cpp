@@ -204,6 +204,30 @@ void check_error_fields(const Json& error, const Json& expect, MatchResult& out)
   if (auto it = expect.find("details"); it != expect.end()) check_details(error, *it, out);
 }
 
+void check_code_alternatives(const Json& assertion, std::string_view key, const std::string& actual,
+                             const std::function<std::string(const Json& alt, std::string& err)>& judge,
+                             MatchResult& out) {
+  std::string path = "expect_error." + std::string(key);
+  std::vector<Json> alternatives;
+  if (assertion.is_object() && assertion.size() == 1 && (assertion.contains("one_of") || assertion.contains("any_of"))) {
+    const Json& list = assertion.begin().value();
+    if (!list.is_array() || list.empty()) return out.add_error(path, "one_of / any_of needs a non-empty list");
+    alternatives.assign(list.begin(), list.end());
+  } else {
+    alternatives.push_back(assertion);
+  }
+  std::string first;
+  for (const auto& alt : alternatives) {
+    std::string err;
+    std::string why = judge(alt, err);
+    if (!err.empty()) return out.add_error(path, err);
+    if (why.empty()) return;
+    if (first.empty()) first = why;
+  }
+  if (alternatives.size() > 1) first = "none of " + compact(assertion) + " matched; first: " + first;
+  out.add("error", compact(assertion), actual, first);
+}
+
 }  // namespace detail
 
 MatchResult match_error(const Json& error, const Json& expect, const ErrorNames& names) {

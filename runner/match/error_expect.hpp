@@ -15,6 +15,7 @@
 // the ACTS table gives instead, the mismatch says so.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -75,6 +76,13 @@ namespace detail {
 // Shared by both matchers: key check (false: stop) and message/data/details.
 bool check_error_keys(const Json& error, const Json& expect, MatchResult& out);
 void check_error_fields(const Json& error, const Json& expect, MatchResult& out);
+// The REST and gRPC matchers' `error_type` / `code`: one alternative or
+// {one_of | any_of: [...]}. `judge` says why an alternative does not describe
+// the actual error ("" when it does), or sets `err` for one that is malformed;
+// `actual` describes the actual error in the mismatch.
+void check_code_alternatives(const Json& assertion, std::string_view key, const std::string& actual,
+                             const std::function<std::string(const Json& alt, std::string& err)>& judge,
+                             MatchResult& out);
 }  // namespace detail
 
 }  // namespace a2a::match

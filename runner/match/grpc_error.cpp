@@ -130,25 +130,9 @@ std::string judge_one(const Json& want, const Actual& a, const ErrorNames& names
 }
 
 void check_code(const Json& assertion, std::string_view key, const Actual& a, const ErrorNames& names, MatchResult& out) {
-  std::string path = "expect_error." + std::string(key);
-  std::vector<Json> alternatives;
-  if (assertion.is_object() && assertion.size() == 1 && (assertion.contains("one_of") || assertion.contains("any_of"))) {
-    const Json& list = assertion.begin().value();
-    if (!list.is_array() || list.empty()) return out.add_error(path, "one_of / any_of needs a non-empty list");
-    alternatives.assign(list.begin(), list.end());
-  } else {
-    alternatives.push_back(assertion);
-  }
-  std::string first;
-  for (const auto& alt : alternatives) {
-    std::string err;
-    std::string why = judge_one(alt, a, names, err);
-    if (!err.empty()) return out.add_error(path, err);
-    if (why.empty()) return;
-    if (first.empty()) first = why;
-  }
-  if (alternatives.size() > 1) first = "none of " + compact(assertion) + " matched; first: " + first;
-  out.add("error", compact(assertion), a.describe(), first);
+  detail::check_code_alternatives(
+      assertion, key, a.describe(), [&](const Json& alt, std::string& err) { return judge_one(alt, a, names, err); },
+      out);
 }
 
 }  // namespace
