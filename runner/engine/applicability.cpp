@@ -9,7 +9,6 @@
 
 namespace a2a::engine {
 
-bool is_secret_header(const std::string& name);
 
 namespace {
 

@@ -213,7 +213,18 @@ core::Expected<Json> fetch_agent_card(const transport::Url& base, bool insecure_
 core::Expected<Discovery> discover(const std::string& url, const std::vector<std::string>& forced,
                                    bool insecure_tls, core::Deadline deadline, const std::string& version) {
   auto base = transport::Url::parse(url);
-  if (!base) return core::fail(core::ErrorKind::kInvalidArgument, "--url " + url + ": " + base.error().message);
+  if (!base) {
+    // host:port for a registered binding that takes it (--binding grpc): no card to fetch.
+    bool all_take_it = !forced.empty();
+    for (const auto& b : forced) {
+      const auto* rb = find_binding(b);
+      all_take_it = all_take_it && rb && rb->check_url(url).empty();
+    }
+    if (!all_take_it)
+      return core::fail(core::ErrorKind::kInvalidArgument, "--url " + url + ": " + base.error().message);
+    return choose_targets(url, core::fail(core::ErrorKind::kNotFound, url + " is not an HTTP URL, so there is no agent card"),
+                          forced, version);
+  }
   auto d = choose_targets(url, fetch_agent_card(*base, insecure_tls, deadline), forced, version);
   // The card's payload checks (validate.hpp) as notes for the console; the
   // suites' get_agent_card steps fail on them (op_expect.cpp).

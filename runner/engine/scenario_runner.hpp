@@ -24,6 +24,10 @@ class WebhookReceiver;
 std::string binding_mismatch(const scenario::Test& test, const std::string& binding);
 // Why a test cannot run on this binding here (the above, profile,
 // preconditions, behaviours, runner requirements, client steps); "" when it can.
+// A header name that carries credentials (Authorization, *token*, *key*, ...):
+// redacted from replay commands; its presence means the run gives credentials.
+bool is_secret_header(const std::string& name);
+
 std::string skip_reason(const scenario::Test& test, const RunConfig& config,
                         const BindingTarget* target = nullptr);
 // Optional capabilities (AgentCapabilities members: pushNotifications,

@@ -159,6 +159,22 @@ std::string undeclared_by_error(const Session& s, const Step& st, const OpResult
          " is not declared, and gives no card that declares it";
 }
 
+// GetExtendedAgentCard refused for want of credentials when the run gives
+// none: the agent does what spec §13.3 asks. Without a card the run could
+// not gate on securitySchemes beforehand (applicability.cpp), so the step
+// SKIPs here, unless the step itself expects an error (then the refusal is
+// the test; graded alternatives that accept an A2A error do not test it).
+std::string unauthenticated_without_credentials(const Session& s, const Step& st, const OpResult& r) {
+  if (st.operation != "get_extended_agent_card" || r.status != OpResult::Status::kError || st.expect_error) return "";
+  for (const auto& [name, value] : s.config->http_headers)
+    if (is_secret_header(name)) return "";
+  bool auth = r.http_status == 401 || (r.binding == "grpc" && (r.error_status == 16 || r.error_status == 7)) ||
+              (r.error.is_object() && r.error.value("code", 0) == -31401);
+  if (!auth) return "";
+  return "GetExtendedAgentCard is refused without credentials (spec §13.3 requires authentication) and this run "
+         "gives none (--header \"Authorization: Bearer ...\")";
+}
+
 StepOutcome run_operation(Session& s, const Step& st) {
   auto p = s.interpolate(st.params);
   if (!p) return StepOutcome::error("params: " + p.error().message);
@@ -172,6 +188,12 @@ StepOutcome run_operation(Session& s, const Step& st) {
     StepOutcome skip;
     skip.outcome = result::Outcome::kSkip;
     skip.note = "not expressible on the " + r.binding + " binding: " + r.not_expressible;
+    return skip;
+  }
+  if (auto why = unauthenticated_without_credentials(s, st, r); !why.empty()) {
+    StepOutcome skip;
+    skip.outcome = result::Outcome::kSkip;
+    skip.note = why;
     return skip;
   }
   if (auto why = undeclared_by_error(s, st, r); !why.empty()) {
