@@ -37,6 +37,8 @@ class ScriptedAgent {
   virtual ~ScriptedAgent() = default;
   // {target}: the base URL whose /.well-known/agent-card.json names the agent.
   virtual std::string target() const = 0;
+  // The url of the card's interface (gRPC: "127.0.0.1:PORT"): {{agent.interface}}.
+  virtual std::string interface_url() const = 0;
   // x-card: members that replace the default card's (before the client starts).
   virtual void set_card_members(nlohmann::json members) = 0;
   // x-expect-request: the next call, as assertions see it ({method, path,

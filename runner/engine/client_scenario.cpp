@@ -60,7 +60,8 @@ core::Expected<AgentSide> start_agent_side(const scenario::Test& t, const RunCon
     a.scripted = std::move(sa.value());
     a.target = a.scripted->target();
   }
-  s.vars.set_root("agent", Json{{"session_id", ""}, {"url", a.target}, {"binding", binding}});
+  s.vars.set_root("agent", Json{{"session_id", ""}, {"url", a.target}, {"binding", binding},
+                                {"interface", a.scripted ? a.scripted->interface_url() : a.target}});
   if (!t.card.is_null()) {
     auto card = s.interpolate(t.card);
     if (!card) return core::fail(core::ErrorKind::kSchema, "x-card: " + card.error().message);

@@ -56,6 +56,15 @@ TEST(ClientConformance, RefClientPassesEveryRestClientScenario) {
   expect_all_pass(r.report, 3);
 }
 
+#ifdef A2A_WITH_GRPC
+// The runner plays a scripted gRPC agent (its card over HTTP names it).
+TEST(ClientConformance, RefClientPassesEveryGrpcClientScenario) {
+  auto r = run_client_suite("grpc", kSuites, "self");
+  EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
+  expect_all_pass(r.report, 7);
+}
+#endif
+
 TEST(ClientConformance, OfficialClientParsingTestsPassOrSkipWithAReason) {
   auto r = run_client_suite("stdio", std::string(A2A_SHARED_DIR) + "/acts/client-parsing.acts.yaml", "acts");
   ASSERT_TRUE(r.report.is_object()) << r.cmd.out << r.cmd.err;

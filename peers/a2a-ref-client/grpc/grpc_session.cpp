@@ -218,6 +218,11 @@ CallResult GrpcSession::stream(model::Operation op, const Json& params, const St
     if (tr) tr->add(transport::Direction::kFromPeer, "gRPC stream " + jsonrpc::dump(*j));
     ++events;
     on_event(StreamItem{StreamItem::Type::kEvent, std::move(*j)});
+    if (fault_on("client-grpc-first-message-only")) {
+      ctx.TryCancel();
+      reader->Finish();
+      return CallResult::success(nullptr);
+    }
   }
   grpc::Status st = reader->Finish();
   if (broken) return CallResult::failure(*broken);

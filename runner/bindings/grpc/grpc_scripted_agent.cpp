@@ -133,6 +133,7 @@ class GrpcScriptedAgent : public engine::ScriptedAgent {
   }
 
   std::string target() const override { return card_->base_url(); }
+  std::string interface_url() const override { return address_; }
   void set_card_members(Json members) override { card_->set_card_members(std::move(members)); }
 
   std::shared_ptr<ScriptedCall> adopt(grpc::GenericCallbackServerContext* ctx) {
