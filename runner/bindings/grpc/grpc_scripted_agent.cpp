@@ -24,7 +24,7 @@ using Json = nlohmann::json;
 // Calls nobody answered pile up only while a scenario runs.
 constexpr size_t kMaxCalls = 1000;
 
-std::string from_buffer(const grpc::ByteBuffer& b) {
+std::string request_bytes(const grpc::ByteBuffer& b) {
   std::vector<grpc::Slice> slices;
   std::string out;
   if (!b.Dump(&slices).ok()) return out;
@@ -58,20 +58,31 @@ class ScriptedCall : public grpc::ServerGenericBidiReactor {
   void OnDone() override {}
 
   // One message; false when the client is gone or the deadline passed.
+  // op_mu_ orders the reactor operations (a write, then Finish, once);
+  // mu_ guards the state the callbacks change, never held into gRPC.
   bool write(const std::string& bytes, core::Deadline d) {
-    std::unique_lock lk(mu_);
-    if (finished_ || cancelled_) return false;
-    grpc::Slice slice(bytes);
-    response_ = grpc::ByteBuffer(&slice, 1);
-    write_pending_ = true;
+    std::lock_guard op(op_mu_);
+    {
+      std::lock_guard lk(mu_);
+      if (finished_ || cancelled_) return false;
+      grpc::Slice slice(bytes);
+      response_ = grpc::ByteBuffer(&slice, 1);
+      write_pending_ = true;
+    }
     StartWrite(&response_);
+    std::unique_lock lk(mu_);
     while (write_pending_ && !d.expired()) cv_.wait_until(lk, d.time());
     return !write_pending_ && write_ok_;
   }
   void finish(const grpc::Status& st) {
-    std::lock_guard lk(mu_);
-    if (finished_) return;
-    finished_ = true;
+    std::lock_guard op(op_mu_);
+    {
+      std::unique_lock lk(mu_);
+      if (finished_) return;
+      finished_ = true;
+      // A write the client never took: the server's shutdown cancels the call; wait for that.
+      if (write_pending_) cv_.wait_for(lk, std::chrono::seconds(2), [this] { return !write_pending_; });
+    }
     Finish(st);
   }
 
@@ -82,7 +93,7 @@ class ScriptedCall : public grpc::ServerGenericBidiReactor {
   GrpcScriptedAgent& agent_;
   grpc::GenericCallbackServerContext* ctx_;
   grpc::ByteBuffer request_, response_;
-  std::mutex mu_;
+  std::mutex op_mu_, mu_;
   std::condition_variable cv_;
   bool write_pending_ = false, write_ok_ = false, cancelled_ = false, finished_ = false;
 };
@@ -271,7 +282,7 @@ void ScriptedCall::OnReadDone(bool ok) {
   }
   const std::string& path = ctx_->method();
   view = {{"path", path}, {"method", path.substr(path.rfind('/') + 1)}, {"headers", headers}, {"params", nullptr}};
-  std::string bytes = from_buffer(request_);
+  std::string bytes = request_bytes(request_);
   if (auto op = grpcwire::operation_of(path)) {
     auto j = grpcwire::binary_to_json(*grpcwire::method_of(*op).input_type(), bytes);
     if (j) view["params"] = *j;
