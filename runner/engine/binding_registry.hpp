@@ -28,6 +28,13 @@ namespace a2a::engine {
 
 struct Session;
 
+// How an x-reply went: sent, not taken by the client (a failure), or not
+// sayable on this binding (a SKIP: e.g. a member protobuf has no field for).
+struct ScriptedReply {
+  std::string failure;
+  std::string not_expressible;
+};
+
 // The scripted agent of `a2a-conform client` on a registered binding
 // (docs/client-conformance.md): it serves a card naming itself over HTTP,
 // records each call the client under test makes, and answers as the
@@ -44,10 +51,10 @@ class ScriptedAgent {
   // x-expect-request: the next call, as assertions see it ({method, path,
   // params, headers}); nullopt when none came before the deadline.
   virtual std::optional<nlohmann::json> take(core::Deadline d) = 0;
-  // x-reply to the last call taken: "" when sent, else why not. `pause`
-  // waits a delay_ms (scaled, bounded by the scenario's deadline).
-  virtual std::string reply(const nlohmann::json& spec, const std::function<void(int ms)>& pause,
-                            core::Deadline d) = 0;
+  // x-reply to the last call taken. `pause` waits a delay_ms (scaled,
+  // bounded by the scenario's deadline).
+  virtual ScriptedReply reply(const nlohmann::json& spec, const std::function<void(int ms)>& pause,
+                              core::Deadline d) = 0;
 };
 
 // Per-scenario state a binding keeps in Session::binding_state (a channel,

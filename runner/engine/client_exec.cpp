@@ -243,8 +243,14 @@ StepOutcome expect_request_scripted(Session& s, const Json& v, const std::string
 }
 
 StepOutcome reply_scripted(Session& s, const Json& v) {
-  std::string why = s.client->scripted->reply(v, [&s](int ms) { sleep_ms(s, ms); }, s.step_deadline());
-  return why.empty() ? StepOutcome::pass() : StepOutcome::fail(why);
+  ScriptedReply r = s.client->scripted->reply(v, [&s](int ms) { sleep_ms(s, ms); }, s.step_deadline());
+  if (!r.not_expressible.empty()) {
+    StepOutcome skip;
+    skip.outcome = result::Outcome::kSkip;
+    skip.note = "not expressible on the " + s.client->binding + " binding: " + r.not_expressible;
+    return skip;
+  }
+  return r.failure.empty() ? StepOutcome::pass() : StepOutcome::fail(r.failure);
 }
 
 std::optional<StepOutcome> run_client_wire(Session& s, const WireAction& w, const std::string& step_id) {

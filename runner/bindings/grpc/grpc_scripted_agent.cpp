@@ -14,6 +14,7 @@
 #include "runner/engine/client_http.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/grpc/status.hpp"
+#include "runner/jsonrpc/errors.hpp"
 #include "runner/transport/transcript.hpp"
 
 namespace a2a::bindings {
@@ -175,19 +176,19 @@ class GrpcScriptedAgent : public engine::ScriptedAgent {
     return last_->view;
   }
 
-  std::string reply(const Json& v, const std::function<void(int)>& pause, core::Deadline d) override {
+  engine::ScriptedReply reply(const Json& v, const std::function<void(int)>& pause, core::Deadline d) override {
     std::shared_ptr<ScriptedCall> call;
     {
       std::lock_guard lk(mu_);
       call = std::move(last_);
       last_.reset();
     }
-    if (!call) return "x-reply without a request (x-expect-request first)";
+    if (!call) return {"x-reply without a request (x-expect-request first)", ""};
     if (v.contains("delay_ms")) pause(v["delay_ms"].get<int>());
     auto op = grpcwire::operation_of(call->method());
     if (!op) {
       call->finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "unknown method " + call->method()));
-      return "the client called " + call->method() + ", not a method of lf.a2a.v1.A2AService";
+      return {"the client called " + call->method() + ", not a method of lf.a2a.v1.A2AService", ""};
     }
     const auto& out_type = *grpcwire::method_of(*op).output_type();
     if (v.contains("stream")) {
@@ -196,29 +197,29 @@ class GrpcScriptedAgent : public engine::ScriptedAgent {
         if (item.contains("error")) return finish_error(*call, item["error"]);  // gRPC: an error ends the stream
         if (!item.contains("event")) continue;
         auto bytes = grpcwire::json_to_binary(out_type, item["event"]);
-        if (!bytes) return "x-reply stream event is not a " + out_type.full_name() + ": " + bytes.error().message;
+        if (!bytes) return unsendable(*call, "the stream event is not a " + out_type.full_name() + ": " + bytes.error().message);
         note("gRPC stream message " + item["event"].dump());
-        if (!call->write(*bytes, d)) return "the client ended the stream early (or did not read it)";
+        if (!call->write(*bytes, d)) return {"the client ended the stream early (or did not read it)", ""};
       }
       std::string end = v.value("end", "final");
-      if (end == "never" || end == "none") return "";
+      if (end == "never" || end == "none") return {};
       if (end == "cut" || end == "eof") {
         note("gRPC status UNAVAILABLE (the stream is cut)");
         call->finish(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection cut by the scripted agent"));
-        return "";
+        return {};
       }
       note("gRPC status OK");
       call->finish(grpc::Status::OK);
-      return "";
+      return {};
     }
     if (v.contains("error")) return finish_error(*call, v["error"]);
     Json result = v.value("result", Json());
     auto bytes = grpcwire::json_to_binary(out_type, result.is_null() ? Json::object() : result);
-    if (!bytes) return "x-reply result is not a " + out_type.full_name() + ": " + bytes.error().message;
+    if (!bytes) return unsendable(*call, "the result is not a " + out_type.full_name() + ": " + bytes.error().message);
     note("gRPC OK " + result.dump());
-    if (!call->write(*bytes, d)) return "the client went away before the answer";
+    if (!call->write(*bytes, d)) return {"the client went away before the answer", ""};
     call->finish(grpc::Status::OK);
-    return "";
+    return {};
   }
 
  private:
@@ -227,24 +228,52 @@ class GrpcScriptedAgent : public engine::ScriptedAgent {
   }
   // A JSON-RPC error object {code, message, data} (the §5.4 status and
   // google.rpc details), or a google.rpc.Status {status: "NOT_FOUND", message, details}.
-  std::string finish_error(ScriptedCall& call, const Json& e) {
+  engine::ScriptedReply finish_error(ScriptedCall& call, const Json& e) {
     if (e.is_object() && e.contains("status") && e["status"].is_string()) {
       int code = grpcwire::code_by_name(e["status"].get<std::string>()).value_or(grpcwire::kUnknown);
       std::string msg = e.value("message", "");
       std::string details;
       if (e.contains("details")) {
         auto enc = grpcwire::encode_status(code, msg, e["details"]);
-        if (!enc) return "x-reply error details: " + enc.error().message;
+        if (!enc) return unsendable(call, "the error's details: " + enc.error().message);
         details = *enc;
       }
       note("gRPC status " + e.dump());
       call.finish(grpc::Status(static_cast<grpc::StatusCode>(code), msg, details));
-      return "";
+      return {};
     }
-    grpcwire::WireStatus w = grpcwire::status_from_error(e);
+    grpcwire::WireStatus w = grpcwire::status_from_error(with_error_info(e));
     note("gRPC status " + grpcwire::code_name(w.code) + " " + e.dump());
     call.finish(grpc::Status(static_cast<grpc::StatusCode>(w.code), w.message, w.details));
-    return "";
+    return {};
+  }
+  // The scenario's answer has no protobuf form: the call ends (so the client
+  // is not left waiting) and the step is a SKIP, not the client's failure.
+  engine::ScriptedReply unsendable(ScriptedCall& call, const std::string& why) {
+    call.finish(grpc::Status(grpc::StatusCode::INTERNAL, "the scripted agent cannot encode its answer"));
+    return {"", why};
+  }
+  // §10.6: an A2A error on gRPC MUST carry a google.rpc.ErrorInfo. A JSON-RPC
+  // error object of the scenario (code -32001..) whose data has none gets
+  // the table's (reason, domain a2a-protocol.org, data's string members as
+  // metadata), as the agent would send it on this binding.
+  static Json with_error_info(const Json& e) {
+    if (!e.is_object() || !e.contains("code") || !e["code"].is_number_integer()) return e;
+    auto row = jsonrpc::row_by_code(e["code"].get<int>());
+    if (!row) return e;
+    Json data = e.value("data", Json());
+    if (data.is_array())
+      for (const auto& d : data)
+        if (d.is_object() && d.value("@type", "") == jsonrpc::kErrorInfoType) return e;
+    Json md = Json::object();
+    if (data.is_object())
+      for (const auto& [k, v] : data.items()) md[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    Json info = {{"@type", jsonrpc::kErrorInfoType}, {"reason", std::string(row->reason)},
+                 {"domain", jsonrpc::kErrorDomain}, {"metadata", md}};
+    Json out = e;
+    out["data"] = data.is_array() ? data : Json::array();
+    out["data"].push_back(info);
+    return out;
   }
 
   transport::Transcript* tr_;
