@@ -25,6 +25,7 @@ namespace {
 
 // The largest answer we read (a bigger one fails the call on our side).
 constexpr int kMaxReceiveBytes = 16 << 20;
+constexpr core::Millis kDeadlineSlack{200};
 
 grpc::ByteBuffer to_buffer(const std::string& bytes) {
   grpc::Slice slice(bytes);
@@ -58,7 +59,9 @@ std::optional<int> code_from_details(const Json& details) {
 // Our side of a failed call: no answer from the agent (deadline, connection).
 std::optional<ClientError> not_an_answer(const grpc::Status& st, const core::Deadline& d, const std::string& what) {
   auto code = st.error_code();
-  if (code == grpc::StatusCode::DEADLINE_EXCEEDED && d.expired())
+  // gRPC's timer (system clock) may fire a little before our steady-clock
+  // deadline reads expired; an agent's own DEADLINE_EXCEEDED comes early.
+  if (code == grpc::StatusCode::DEADLINE_EXCEEDED && d.remaining() <= kDeadlineSlack)
     return ClientError{ClientErrorKind::kTimeout, what + ": no answer within the deadline", nullptr};
   if (code == grpc::StatusCode::UNAVAILABLE)
     return ClientError{ClientErrorKind::kTransport, what + ": the agent is unavailable (" + st.error_message() + ")",
