@@ -38,6 +38,7 @@ CardInterface interface_from_v03(const Json& entry, const std::string& version) 
 std::optional<HttpBinding> binding_of(std::string_view protocol_binding) {
   if (protocol_binding == "JSONRPC") return HttpBinding::kJsonRpc;
   if (protocol_binding == "HTTP+JSON") return HttpBinding::kRest;
+  if (protocol_binding == "GRPC") return HttpBinding::kGrpc;
   return std::nullopt;
 }
 
@@ -55,16 +56,19 @@ std::string offered(const std::vector<CardInterface>& all) {
 
 }  // namespace
 
-std::string_view to_string(HttpBinding b) { return b == HttpBinding::kRest ? "rest" : "jsonrpc"; }
+std::string_view to_string(HttpBinding b) {
+  return b == HttpBinding::kRest ? "rest" : b == HttpBinding::kGrpc ? "grpc" : "jsonrpc";
+}
 
 std::optional<HttpBinding> binding_from_cli(std::string_view s) {
   if (s == "jsonrpc") return HttpBinding::kJsonRpc;
   if (s == "rest") return HttpBinding::kRest;
+  if (s == "grpc") return HttpBinding::kGrpc;
   return std::nullopt;
 }
 
 std::string_view protocol_binding_name(HttpBinding b) {
-  return b == HttpBinding::kRest ? "HTTP+JSON" : "JSONRPC";
+  return b == HttpBinding::kRest ? "HTTP+JSON" : b == HttpBinding::kGrpc ? "GRPC" : "JSONRPC";
 }
 
 std::string SelectedInterface::describe(size_t count) const {
@@ -107,24 +111,33 @@ core::Expected<std::vector<CardInterface>> card_interfaces(const Json& card) {
   return out;
 }
 
-core::Expected<SelectedInterface> select_interface(const Json& card, std::optional<HttpBinding> forced) {
+core::Expected<SelectedInterface> select_interface(const Json& card, std::optional<HttpBinding> forced, bool grpc) {
   auto all = card_interfaces(card);
   if (!all) return core::fail(all.error());
   bool usable_binding_seen = false;
   bool only_v0 = true;
-  for (size_t i = 0; i < all->size(); ++i) {
-    const CardInterface& c = (*all)[i];
-    auto binding = binding_of(c.protocol_binding);
-    if (!binding || (forced && *binding != *forced)) continue;
-    usable_binding_seen = true;
-    if (speaks_version(c.protocol_version) || fault_on("client-first-interface")) return SelectedInterface{*binding, c, i};
-    if (!is_v0(c.protocol_version)) only_v0 = false;
+  // Pass 1: the HTTP bindings (or the forced one); pass 2 (no forced
+  // binding, gRPC built in): GRPC entries, when nothing in pass 1 fitted.
+  for (int pass = 1; pass <= 2; ++pass) {
+    if (pass == 2 && (forced || !grpc)) break;
+    for (size_t i = 0; i < all->size(); ++i) {
+      const CardInterface& c = (*all)[i];
+      auto binding = binding_of(c.protocol_binding);
+      if (!binding) continue;
+      if (forced ? *binding != *forced : (*binding == HttpBinding::kGrpc) != (pass == 2)) continue;
+      if (*binding == HttpBinding::kGrpc && !grpc) continue;
+      usable_binding_seen = true;
+      if (speaks_version(c.protocol_version) || fault_on("client-first-interface")) return SelectedInterface{*binding, c, i};
+      if (!is_v0(c.protocol_version)) only_v0 = false;
+    }
   }
   if (usable_binding_seen && only_v0) {
     return core::fail(ErrorKind::kProtocol, "agent speaks A2A 0.3 only; not supported yet (card offers " +
                                                 offered(*all) + ")");
   }
-  std::string wanted = forced ? std::string(protocol_binding_name(*forced)) : "JSONRPC or HTTP+JSON";
+  std::string wanted = forced ? std::string(protocol_binding_name(*forced))
+                              : grpc ? "JSONRPC, HTTP+JSON or GRPC" : "JSONRPC or HTTP+JSON";
+  if (forced == HttpBinding::kGrpc && !grpc) wanted += " (this build has no gRPC binding)";
   return core::fail(ErrorKind::kProtocol, "no usable interface: the card offers " + offered(*all) +
                                               "; this client needs " + wanted + " at version 1.0");
 }

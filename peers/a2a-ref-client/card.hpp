@@ -19,11 +19,13 @@ namespace a2a::client {
 
 using Json = nlohmann::json;
 
-enum class HttpBinding { kJsonRpc, kRest };
+// The bindings reached through a card fetched over HTTP (the name is older
+// than kGrpc: a gRPC agent's card is served over HTTP too, spec §8.2).
+enum class HttpBinding { kJsonRpc, kRest, kGrpc };
 
-std::string_view to_string(HttpBinding b);                       // "jsonrpc" | "rest"
-std::optional<HttpBinding> binding_from_cli(std::string_view s);  // "jsonrpc" | "rest"
-std::string_view protocol_binding_name(HttpBinding b);           // "JSONRPC" | "HTTP+JSON"
+std::string_view to_string(HttpBinding b);                       // "jsonrpc" | "rest" | "grpc"
+std::optional<HttpBinding> binding_from_cli(std::string_view s);  // "jsonrpc" | "rest" | "grpc"
+std::string_view protocol_binding_name(HttpBinding b);           // "JSONRPC" | "HTTP+JSON" | "GRPC"
 
 // One supportedInterfaces entry (or one synthesised from a 0.3 card).
 struct CardInterface {
@@ -56,10 +58,14 @@ core::Expected<std::vector<CardInterface>> card_interfaces(const Json& card);
 
 // §1.3 step 2 / §7.2: the first interface in card order whose binding we
 // implement (or the forced one) and whose version is 1.0; its tenant is kept
-// only when a non-empty string. kProtocol errors: "agent speaks A2A 0.3 only;
-// not supported yet" when every candidate of a usable binding is 0.x, else
-// "no usable interface" with what was offered.
-core::Expected<SelectedInterface> select_interface(const Json& card, std::optional<HttpBinding> forced);
+// only when a non-empty string. GRPC entries count only when `grpc` (a build
+// with the gRPC binding): forced with kGrpc, or, with no forced binding, when
+// no JSONRPC / HTTP+JSON entry fits (the first GRPC 1.0 entry in card order),
+// so a card that offers an HTTP binding is read as before. kProtocol errors:
+// "agent speaks A2A 0.3 only; not supported yet" when every candidate of a
+// usable binding is 0.x, else "no usable interface" with what was offered.
+core::Expected<SelectedInterface> select_interface(const Json& card, std::optional<HttpBinding> forced,
+                                                   bool grpc = false);
 
 // GET {base}/.well-known/agent-card.json; errors say what failed (connect,
 // HTTP status, not JSON, not an object) and name the URL.

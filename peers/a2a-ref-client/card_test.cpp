@@ -16,6 +16,7 @@ struct SelectCase {
   HttpBinding binding = HttpBinding::kJsonRpc;
   std::string url;
   std::optional<std::string> tenant;
+  bool grpc = false;  // a build with the gRPC binding
 };
 
 std::ostream& operator<<(std::ostream& os, const SelectCase& c) { return os << c.name; }
@@ -80,13 +81,34 @@ const std::vector<SelectCase> kCases = {
     {"NonObjectEntriesAreSkipped",
      R"({"supportedInterfaces":[42,{"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})",
      std::nullopt, "", 1, HttpBinding::kJsonRpc, "http://h/", std::nullopt},
+    // gRPC builds: a forced GRPC takes the first 1.0 GRPC entry; without
+    // --binding the HTTP bindings still come first and GRPC is the fallback.
+    {"ForcedGrpcTakesTheFirstGrpc10Entry",
+     R"({"supportedInterfaces":[{"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
+                                {"url":"h:1","protocolBinding":"GRPC","protocolVersion":"0.3"},
+                                {"url":"h:2","protocolBinding":"GRPC","protocolVersion":"1.0.1"}]})",
+     HttpBinding::kGrpc, "", 2, HttpBinding::kGrpc, "h:2", std::nullopt, true},
+    {"ForcedGrpcWithoutGrpcInTheBuildSaysSo",
+     R"({"supportedInterfaces":[{"url":"h:2","protocolBinding":"GRPC","protocolVersion":"1.0"}]})",
+     HttpBinding::kGrpc, "this build has no gRPC binding", 0, HttpBinding::kGrpc, "", std::nullopt, false},
+    {"GrpcFirstStillYieldsToAnHttpBinding",
+     R"({"supportedInterfaces":[{"url":"h:2","protocolBinding":"GRPC","protocolVersion":"1.0"},
+                                {"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})",
+     std::nullopt, "", 1, HttpBinding::kJsonRpc, "http://h/", std::nullopt, true},
+    {"GrpcIsTakenWhenNothingElseFits",
+     R"({"supportedInterfaces":[{"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+                                {"url":"h:2","protocolBinding":"GRPC","protocolVersion":"1.0"}]})",
+     std::nullopt, "", 1, HttpBinding::kGrpc, "h:2", std::nullopt, true},
+    {"GrpcOnlyZeroThreeIsRefusedAsZeroThree",
+     R"({"supportedInterfaces":[{"url":"h:2","protocolBinding":"GRPC","protocolVersion":"0.3"}]})",
+     std::nullopt, "A2A 0.3 only", 0, HttpBinding::kGrpc, "", std::nullopt, true},
 };
 
 class SelectInterface : public ::testing::TestWithParam<SelectCase> {};
 
 TEST_P(SelectInterface, ChoosesPerSpecOrSaysWhyNot) {
   const SelectCase& c = GetParam();
-  auto got = select_interface(Json::parse(c.card), c.forced);
+  auto got = select_interface(Json::parse(c.card), c.forced, c.grpc);
   if (!c.error.empty()) {
     ASSERT_FALSE(got.ok()) << "chose " << got->iface.url;
     EXPECT_NE(got.error().message.find(c.error), std::string::npos) << got.error().message;

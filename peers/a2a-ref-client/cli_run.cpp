@@ -198,6 +198,24 @@ int run_session(Session& s, std::istream& script, const CliConfig& c, Printer& p
   return code;
 }
 
+// The card, then a session on the chosen interface (HTTP or, in gRPC
+// builds, gRPC); every failure before the first operation is exit 2.
+core::Expected<std::unique_ptr<Session>> open_network_session(const transport::Url& base,
+                                                              std::optional<HttpBinding> forced, const CliConfig& c,
+                                                              const HttpSessionOptions& o, std::string& description) {
+  // The card fetch is bounded like one operation.
+  auto card = fetch_card(base, core::Deadline::after(c.timeout), c.insecure, o.transcript);
+  if (!card) return core::fail(card.error());
+  auto chosen = select_interface(*card, forced, static_cast<bool>(c.grpc));
+  if (!chosen) return core::fail(chosen.error());
+  auto all = card_interfaces(*card);
+  description = chosen->describe(all ? all->size() : 0) + " (binding " + std::string(to_string(chosen->binding)) + ")";
+  if (chosen->binding == HttpBinding::kGrpc) return c.grpc(*chosen, GrpcSessionSetup{c.bearer_token, o.transcript});
+  auto http = HttpSession::create(*chosen, o);
+  if (!http) return core::fail(http.error());
+  return std::unique_ptr<Session>(std::move(*http));
+}
+
 int run_http(const CliConfig& c, std::istream& script, Printer& p) {
   auto base = transport::Url::parse(c.url);
   if (!base) {
@@ -206,7 +224,11 @@ int run_http(const CliConfig& c, std::istream& script, Printer& p) {
   }
   std::optional<HttpBinding> forced;
   if (!c.binding.empty() && !(forced = binding_from_cli(c.binding))) {
-    p.error("--binding '" + c.binding + "': expected jsonrpc or rest");
+    p.error("--binding '" + c.binding + "': expected jsonrpc, rest or grpc");
+    return kExitUsage;
+  }
+  if (forced == HttpBinding::kGrpc && !c.grpc) {
+    p.error("--binding grpc: this build has no gRPC binding (configure with -DA2A_GRPC=ON)");
     return kExitUsage;
   }
   transport::Transcript transcript;
@@ -216,18 +238,15 @@ int run_http(const CliConfig& c, std::istream& script, Printer& p) {
   o.uuid_ids = c.uuid_ids;
   if (c.verbose) o.transcript = &transcript;
   o.on_diagnostic = [&p](const std::string& d) { p.error("warning: " + d); };
-  // The card fetch is bounded like one operation.
-  auto session = HttpSession::discover(*base, forced, core::Deadline::after(c.timeout), o);
+  std::string description;
+  auto session = open_network_session(*base, forced, c, o, description);
   if (!session) {
     p.error("cannot use the agent at " + c.url + ": " + session.error().message);
     if (c.verbose) print_transcript(transcript, p);
     return kExitTransport;
   }
-  HttpSession& s = **session;
-  if (c.verbose) {
-    p.error("note: using " + s.description() + " (binding " + std::string(to_string(s.chosen().binding)) + ")");
-  }
-  int code = run_session(s, script, c, p);
+  if (c.verbose) p.error("note: using " + description);
+  int code = run_session(**session, script, c, p);
   if (c.verbose) print_transcript(transcript, p);
   return code;
 }

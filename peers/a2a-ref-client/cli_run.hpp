@@ -5,15 +5,21 @@
 
 #include "peers/a2a-ref-client/handshake.hpp"
 
+#include <functional>
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "runner/a2a/methods.hpp"
+#include "peers/a2a-ref-client/card.hpp"
+#include "peers/a2a-ref-client/client_session.hpp"
 #include "runner/core/deadline.hpp"
+#include "runner/core/expected.hpp"
+#include "runner/transport/transcript.hpp"
 
 namespace a2a::client {
 
@@ -30,11 +36,21 @@ struct OpRequest {
   Json params = Json::object();
 };
 
+// Opens a session on a GRPC interface (peers/a2a-ref-client/grpc/, linked
+// only in builds with the gRPC binding; a2a_client_core has no gRPC).
+struct GrpcSessionSetup {
+  std::string bearer_token;                     // "authorization: Bearer ..." metadata when set
+  transport::Transcript* transcript = nullptr;  // -v
+};
+using GrpcSessionFactory =
+    std::function<core::Expected<std::unique_ptr<Session>>(const SelectedInterface&, const GrpcSessionSetup&)>;
+
 struct CliConfig {
   // Exactly one of agent (stdio) and url (HTTP bindings) is set.
   std::string agent;  // command line, split like a shell without expansion
   std::string url;    // the agent's base URL: the card is fetched from {url}/.well-known/agent-card.json
-  std::string binding;  // with url: "" = the card's order, "jsonrpc" or "rest" forces one
+  std::string binding;  // with url: "" = the card's order, "jsonrpc", "rest" or "grpc" forces one
+  GrpcSessionFactory grpc;  // empty: this build has no gRPC binding
   bool insecure = false;
   std::string bearer_token;  // with --url: sent as "Authorization: Bearer ..." (the extended card needs it)  // with an https url: skip certificate verification
   core::Millis timeout{30000};

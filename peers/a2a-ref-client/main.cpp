@@ -11,6 +11,9 @@
 #include "peers/a2a-ref-client/cli_run.hpp"
 #include "peers/a2a-ref-client/fault.hpp"
 #include "peers/a2a-ref-client/ops.hpp"
+#ifdef A2A_WITH_GRPC
+#include "peers/a2a-ref-client/grpc/grpc_session.hpp"
+#endif
 
 namespace {
 
@@ -29,8 +32,10 @@ Give exactly one of:
   --url URL    HTTP bindings: fetches the Agent Card from
                URL/.well-known/agent-card.json and walks its supportedInterfaces
                in order, taking the first JSONRPC or HTTP+JSON (REST) interface
-               whose protocolVersion is 1.0 (patch ignored); --binding jsonrpc|rest
-               takes the first of that binding instead. Requests go to exactly
+               whose protocolVersion is 1.0 (patch ignored), or when none fits
+               the first GRPC one (builds with gRPC); --binding jsonrpc|rest|grpc
+               takes the first of that binding instead. gRPC calls carry the
+               metadata a2a-version: 1.0. Requests go to exactly
                that interface's url, carry its tenant (JSON-RPC params.tenant,
                REST "/{tenant}" path prefix) and the header A2A-Version: 1.0.
                A 0.3-only card is refused. -v names the chosen interface.
@@ -170,8 +175,8 @@ void add_global_options(CLI::App& app, CliConfig& c, long long& timeout_ms, long
                         std::vector<std::string>& env, std::string& profile) {
   app.add_option("--agent", c.agent, "stdio: agent command line, e.g. \"./a2a-ref-agent --flag x\" (split like a shell, no expansion; default $A2A_AGENT)");
   app.add_option("--url", c.url, "HTTP: the agent's base URL; its card is fetched from URL/.well-known/agent-card.json");
-  app.add_option("--binding", c.binding, "With --url: use the card's first interface of this binding instead of its first usable one")
-      ->check(CLI::IsMember({"jsonrpc", "rest"}));
+  app.add_option("--binding", c.binding, "With --url: use the card's first 1.0 interface of this binding (jsonrpc, rest, grpc) instead of the first usable one")
+      ->check(CLI::IsMember({"jsonrpc", "rest", "grpc"}));
   app.add_flag("--insecure", c.insecure, "With an https --url: do not verify the server certificate");
   app.add_option("--bearer", c.bearer_token,
                  "With --url: send 'Authorization: Bearer TOKEN' on every call (GetExtendedAgentCard requires "
@@ -278,6 +283,9 @@ int main(int argc, char** argv) {
     std::cerr << "a2a-ref-client: give exactly one of --agent CMD or --url URL\nRun 'a2a-ref-client --help' for usage.\n";
     return kExitUsage;
   }
+#ifdef A2A_WITH_GRPC
+  c.grpc = a2a::client::grpc_session_factory();
+#endif
   c.profile = profile == "stdio-json" ? a2a::client::WireProfile::kStdioJson : a2a::client::WireProfile::kP46;
   c.timeout = a2a::core::Millis(a2a::client::fault_on("client-ignore-timeout") ? 120000 : timeout_ms);
   c.handshake_timeout = a2a::core::Millis(handshake_ms);

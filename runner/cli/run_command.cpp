@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "reports/console.hpp"
+#include "runner/engine/binding_registry.hpp"
 #include "runner/engine/discovery.hpp"
 #include "runner/engine/run.hpp"
 #include "runner/engine/scenario_runner.hpp"
@@ -70,6 +71,12 @@ std::string set_client_target(const Options& o, engine::RunConfig& cfg) {
                          : o.agent_double;
   if (o.client_binding == "stdio" && !fs::exists(cfg.agent_double))
     return "a2a-conform client: the agent double " + cfg.agent_double + " does not exist (--agent-double)";
+  if (o.client_binding != "stdio" && o.client_binding != "jsonrpc" && o.client_binding != "rest") {
+    const engine::OperationBinding* b = engine::find_binding(o.client_binding);
+    if (!b || !b->scripted_agent)
+      return "a2a-conform client: --binding " + o.client_binding + ": this build cannot play a " + o.client_binding +
+             " agent" + (o.client_binding == "grpc" ? " (it has no gRPC binding)" : "");
+  }
   if (o.client_binding != "stdio") cfg.bindings = {engine::BindingTarget{o.client_binding, "", "", "1.0"}};
   return "";
 }

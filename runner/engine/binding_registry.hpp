@@ -7,6 +7,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,12 +16,46 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/core/deadline.hpp"
+#include "runner/core/expected.hpp"
 #include "runner/engine/op_result.hpp"
 #include "runner/match/match_result.hpp"
+
+namespace a2a::transport {
+class Transcript;
+}
 
 namespace a2a::engine {
 
 struct Session;
+
+// How an x-reply went: sent, not taken by the client (a failure), or not
+// sayable on this binding (a SKIP: e.g. a member protobuf has no field for).
+struct ScriptedReply {
+  std::string failure;
+  std::string not_expressible;
+};
+
+// The scripted agent of `a2a-conform client` on a registered binding
+// (docs/client-conformance.md): it serves a card naming itself over HTTP,
+// records each call the client under test makes, and answers as the
+// scenario's x-reply says. The engine judges; the binding speaks the wire.
+class ScriptedAgent {
+ public:
+  virtual ~ScriptedAgent() = default;
+  // {target}: the base URL whose /.well-known/agent-card.json names the agent.
+  virtual std::string target() const = 0;
+  // The url of the card's interface (gRPC: "127.0.0.1:PORT"): {{agent.interface}}.
+  virtual std::string interface_url() const = 0;
+  // x-card: members that replace the default card's (before the client starts).
+  virtual void set_card_members(nlohmann::json members) = 0;
+  // x-expect-request: the next call, as assertions see it ({method, path,
+  // params, headers}); nullopt when none came before the deadline.
+  virtual std::optional<nlohmann::json> take(core::Deadline d) = 0;
+  // x-reply to the last call taken. `pause` waits a delay_ms (scaled,
+  // bounded by the scenario's deadline).
+  virtual ScriptedReply reply(const nlohmann::json& spec, const std::function<void(int ms)>& pause,
+                              core::Deadline d) = 0;
+};
 
 // Per-scenario state a binding keeps in Session::binding_state (a channel,
 // a connection); branches of x-concurrent share it.
@@ -39,6 +75,9 @@ struct OperationBinding {
       call;
   // expect_error against one of this binding's errors (OpResult::error, error_status).
   std::function<match::MatchResult(const OpResult& r, const nlohmann::json& expect_error)> match_error;
+  // Client runs (`a2a-conform client --binding KEY`): the scripted agent of
+  // one scenario, recording into `tr`. Empty: the binding tests no clients.
+  std::function<core::Expected<std::unique_ptr<ScriptedAgent>>(transport::Transcript* tr)> scripted_agent;
 };
 
 // Adds (or replaces, by key) a binding. Call before any run starts.

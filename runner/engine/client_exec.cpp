@@ -227,8 +227,34 @@ StepOutcome reply_stdio(Session& s, const WireAction& w, const Json& v) {
 StepOutcome expect_request_http(Session& s, const Json& v, const std::string& step_id);
 StepOutcome reply_http(Session& s, const WireAction& w, const Json& v);
 
+// x-expect-request and x-reply on a registered binding's scripted agent.
+StepOutcome expect_request_scripted(Session& s, const Json& v, const std::string& step_id) {
+  auto view = s.client->scripted->take(s.step_deadline(within(v)));
+  if (!view) {
+    auto st = s.client->process->process().poll_exit();
+    std::string msg = "the client sent no request" + (st ? " (the client exited: " + st->str() + ")" : "");
+    return s.deadline.expired() ? StepOutcome::timeout(msg) : StepOutcome::fail(msg);
+  }
+  capture(s, step_id, "request", *view);
+  match::MatchResult m;
+  for (const char* k : {"method", "params", "headers", "path"})
+    if (v.contains(k)) m.merge(match::match_optional(view->contains(k) ? &(*view)[k] : nullptr, v[k], k));
+  return from_match(m, "client request");
+}
+
+StepOutcome reply_scripted(Session& s, const Json& v) {
+  ScriptedReply r = s.client->scripted->reply(v, [&s](int ms) { sleep_ms(s, ms); }, s.step_deadline());
+  if (!r.not_expressible.empty()) {
+    StepOutcome skip;
+    skip.outcome = result::Outcome::kSkip;
+    skip.note = "not expressible on the " + s.client->binding + " binding: " + r.not_expressible;
+    return skip;
+  }
+  return r.failure.empty() ? StepOutcome::pass() : StepOutcome::fail(r.failure);
+}
+
 std::optional<StepOutcome> run_client_wire(Session& s, const WireAction& w, const std::string& step_id) {
-  bool http = s.client->server != nullptr;
+  bool http = s.client->server != nullptr || s.client->scripted != nullptr;
   switch (w.type) {
     case WireActionType::kClientOp: return client_op(s, w.spec);
     case WireActionType::kExpectOutput: return expect_output(s, w.spec, step_id);
@@ -236,7 +262,7 @@ std::optional<StepOutcome> run_client_wire(Session& s, const WireAction& w, cons
     case WireActionType::kCloseStdin: s.client->process->close_input(); return StepOutcome::pass();
     case WireActionType::kSleep: case WireActionType::kExpectWebhook: return std::nullopt;
     case WireActionType::kOfferHandshake:
-      if (http) return StepOutcome::error("x-offer-handshake needs the stdio binding");
+      if (http) return StepOutcome::error("x-offer-handshake needs the stdio binding");  // HTTP or grpc
       return offer_handshake(s, w);
     default: break;
   }
@@ -249,8 +275,14 @@ std::optional<StepOutcome> run_client_wire(Session& s, const WireAction& w, cons
   if (!v) return StepOutcome::error(std::string(to_string(w.type)) + ": " + v.error().message);
   switch (w.type) {
     case WireActionType::kExpectRequest:
+      if (s.client->scripted) return expect_request_scripted(s, *v, step_id);
       return http ? expect_request_http(s, *v, step_id) : expect_request_stdio(s, *v, step_id);
-    case WireActionType::kReply: return http ? reply_http(s, w, *v) : reply_stdio(s, w, *v);
+    case WireActionType::kReply:
+      if (s.client->scripted) {
+        if (w.has_bytes) return StepOutcome::error("x-reply bytes need the stdio or an HTTP binding");
+        return reply_scripted(s, *v);
+      }
+      return http ? reply_http(s, w, *v) : reply_stdio(s, w, *v);
     case WireActionType::kAgentClose:
       if (http) return StepOutcome::error("x-agent-close needs the stdio binding");
       s.client->link->close_output();

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runner/engine/binding_registry.hpp"
 #include "runner/engine/client_harness.hpp"
 #include "runner/engine/client_http.hpp"
 #include "runner/engine/session.hpp"
@@ -22,11 +23,12 @@ struct ClientContext {
   ClientProcess* process = nullptr;
   DoubleLink* link = nullptr;          // stdio
   ScriptedServer* server = nullptr;    // jsonrpc / rest
-  std::string binding;                 // "stdio", "jsonrpc", "rest"
+  std::string binding;                 // "stdio", "jsonrpc", "rest", or a registered binding ("grpc")
   bool handshake_pending = false;      // stdio, automatic handshake not done yet
   nlohmann::json last_id;              // stdio: id of the last request taken
   std::shared_ptr<transport::HttpExchange> last_exchange;  // HTTP: the request to answer
   nlohmann::json last_http_id;         // jsonrpc: its JSON-RPC id
+  ScriptedAgent* scripted = nullptr;   // a registered binding's scripted agent (grpc)
 };
 
 // Client-role handling of a wire action; nullopt when the generic stdio

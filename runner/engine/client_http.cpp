@@ -41,14 +41,29 @@ void ScriptedServer::set_card_members(nlohmann::json members) {
   card_members_ = std::move(members);
 }
 
+void ScriptedServer::set_interface(std::string url, std::string protocol_binding) {
+  std::lock_guard lk(mu_);
+  iface_url_ = std::move(url);
+  iface_binding_ = std::move(protocol_binding);
+}
+
 nlohmann::json ScriptedServer::card() const {
+  std::string url = base_url() + (binding_ == "rest" ? "" : "/");
+  std::string protocol_binding = binding_ == "rest" ? "HTTP+JSON" : "JSONRPC";
+  {
+    std::lock_guard lk(mu_);
+    if (!iface_url_.empty()) {
+      url = iface_url_;
+      protocol_binding = iface_binding_;
+    }
+  }
   nlohmann::json card = {
       {"name", "a2a-conform scripted agent"},
       {"description", "the runner playing an agent for a client under test"},
       {"version", "1.0.0"},
       {"supportedInterfaces",
-       {{{"url", base_url() + (binding_ == "rest" ? "" : "/")},
-         {"protocolBinding", binding_ == "rest" ? "HTTP+JSON" : "JSONRPC"},
+       {{{"url", url},
+         {"protocolBinding", protocol_binding},
          {"protocolVersion", "1.0"}}}},
       {"capabilities", {{"streaming", true}, {"pushNotifications", true}}},
       {"defaultInputModes", {"text/plain"}},

@@ -26,6 +26,9 @@ class ScriptedServer {
                                                                transport::Transcript* tr);
   ~ScriptedServer();
   std::string base_url() const;
+  // The card's one interface is another server (a registered binding's
+  // scripted agent, e.g. gRPC at "127.0.0.1:PORT"), not this one.
+  void set_interface(std::string url, std::string protocol_binding);
   // x-card: these members replace the default card's (before the client starts).
   void set_card_members(nlohmann::json members);
   // The next request the client sent (card fetches excepted); nullptr at the deadline.
@@ -46,6 +49,7 @@ class ScriptedServer {
   std::deque<std::shared_ptr<transport::HttpExchange>> inbox_;
   bool stop_ = false;
   nlohmann::json card_members_ = nlohmann::json::object();
+  std::string iface_url_, iface_binding_;  // set_interface()
 };
 
 }  // namespace a2a::engine

@@ -31,6 +31,7 @@ std::vector<std::string> client_argv(const RunConfig& c, const std::string& targ
 struct AgentSide {
   std::unique_ptr<DoubleLink> link;
   std::unique_ptr<ScriptedServer> server;
+  std::unique_ptr<ScriptedAgent> scripted;  // a registered binding's (grpc)
   std::string target;
 };
 
@@ -45,15 +46,27 @@ core::Expected<AgentSide> start_agent_side(const scenario::Test& t, const RunCon
     s.vars.set_root("agent", Json{{"session_id", ""}, {"url", a.target}, {"binding", binding}});
     return a;
   }
-  auto sv = ScriptedServer::start(binding, &scratch);
-  if (!sv) return core::fail(sv.error());
-  a.server = std::move(sv.value());
-  a.target = a.server->base_url();
-  s.vars.set_root("agent", Json{{"session_id", ""}, {"url", a.target}, {"binding", binding}});
+  if (binding == "jsonrpc" || binding == "rest") {
+    auto sv = ScriptedServer::start(binding, &scratch);
+    if (!sv) return core::fail(sv.error());
+    a.server = std::move(sv.value());
+    a.target = a.server->base_url();
+  } else {
+    const OperationBinding* b = find_binding(binding);
+    if (!b || !b->scripted_agent)
+      return core::fail(core::ErrorKind::kInvalidArgument, "the " + binding + " binding cannot test clients");
+    auto sa = b->scripted_agent(&scratch);
+    if (!sa) return core::fail(sa.error());
+    a.scripted = std::move(sa.value());
+    a.target = a.scripted->target();
+  }
+  s.vars.set_root("agent", Json{{"session_id", ""}, {"url", a.target}, {"binding", binding},
+                                {"interface", a.scripted ? a.scripted->interface_url() : a.target}});
   if (!t.card.is_null()) {
     auto card = s.interpolate(t.card);
     if (!card) return core::fail(core::ErrorKind::kSchema, "x-card: " + card.error().message);
-    a.server->set_card_members(*card);
+    if (a.server) a.server->set_card_members(*card);
+    else a.scripted->set_card_members(*card);
   }
   return a;
 }
@@ -95,7 +108,7 @@ result::ScenarioResult run_client_scenario(const scenario::Test& t, const RunCon
   auto& tr = (*proc)->process().transcript();
   tr.note("client under test: " + transport::StdioProcess::join_command(argv));
   ClientContext cc{proc->get(), side->link.get(), side->server.get(), binding,
-                   side->link && !t.agent.manual_handshake, {}, {}, {}};
+                   side->link && !t.agent.manual_handshake, {}, {}, {}, side->scripted.get()};
   s.client = &cc;
   s.transcript = &tr;
   std::unique_ptr<AgentConnection> conn;

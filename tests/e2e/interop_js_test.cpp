@@ -177,4 +177,40 @@ TEST(InteropGrpc, JsSdkGrpcClientDrivesTheReferenceAgentThroughEveryOperation) {
   EXPECT_EQ(r.out.find("FAIL "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" 0 skipped"), std::string::npos) << r.out;
 }
+
+// a2a-ref-client --binding grpc runs every operation (the same script as on
+// JSON-RPC and REST) against a gRPC interface found in the agent's card:
+// a2a-ref-agent's and the JS SDK's.
+void expect_every_operation(const std::string& url, const std::string& who) {
+  auto r = run_command({A2A_REF_CLIENT, "--url", url, "--binding", "grpc", "--bearer", "a2a-conform", "--timeout-ms",
+                        "15000", "script", kSrc + "/fixtures/interop/every-operation.jsonl"},
+                       120000);
+  ASSERT_FALSE(r.timed_out) << who << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << who << r.out << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::set<std::string> ops;
+  while (std::getline(lines, line)) {
+    Json j = Json::parse(line, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << "not a JSON line: " << line;
+    EXPECT_FALSE(j.contains("error")) << who << ": " << line;
+    ops.insert(j.value("op", ""));
+  }
+  for (const char* op : {"card", "send", "get", "list", "stream", "push-create", "push-get", "push-list",
+                         "push-delete", "cancel", "subscribe"})
+    EXPECT_TRUE(ops.count(op)) << who << ": no output for " << op << ":\n" << r.out;
+}
+
+TEST(InteropGrpc, ReferenceClientDrivesTheReferenceAgentOverGrpcThroughEveryOperation) {
+  HttpPeer agent({A2A_REF_AGENT, "--http", "0", "--grpc", "0", "-q"});
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  expect_every_operation(agent.url(), "a2a-ref-agent");
+}
+
+TEST(InteropGrpc, ReferenceClientDrivesTheJsSdkAgentOverGrpcThroughEveryOperation) {
+  ASSERT_TRUE(js_ready());
+  HttpPeer agent({"node", kJsDir + "/agent.mjs", "--port", "0", "--grpc-port", "0"}, 30000);
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  expect_every_operation(agent.url(), "JS SDK");
+}
 #endif  // A2A_WITH_GRPC

@@ -18,6 +18,7 @@
 #include <grpcpp/support/channel_arguments.h>
 #include <grpcpp/support/sync_stream.h>
 
+#include "runner/bindings/grpc/grpc_scripted_agent.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/engine/http_ops.hpp"
 #include "runner/engine/session.hpp"
@@ -315,34 +316,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
 
 }  // namespace
 
-core::Expected<GrpcTarget> grpc_target(const std::string& url) {
-  GrpcTarget t;
-  std::string rest = url;
-  for (auto [scheme, tls] : {std::pair{"http://", false}, std::pair{"grpc://", false}, std::pair{"https://", true},
-                             std::pair{"grpcs://", true}}) {
-    if (rest.starts_with(scheme)) {
-      rest = rest.substr(std::string_view(scheme).size());
-      t.tls = tls;
-      break;
-    }
-  }
-  if (rest.find("://") != std::string::npos)
-    return core::fail(core::ErrorKind::kInvalidArgument,
-                      "'" + url + "' is not host:port nor an http, https, grpc or grpcs URL");
-  if (auto slash = rest.find('/'); slash != std::string::npos) {
-    if (rest.substr(slash) != "/")
-      return core::fail(core::ErrorKind::kInvalidArgument,
-                        "'" + url + "' has a path; a gRPC interface is host:port (the service path is fixed)");
-    rest = rest.substr(0, slash);
-  }
-  auto colon = rest.rfind(':');
-  if (rest.empty() || colon == std::string::npos || colon == 0 || colon + 1 == rest.size() ||
-      !std::all_of(rest.begin() + static_cast<long>(colon) + 1, rest.end(),
-                   [](unsigned char c) { return std::isdigit(c); }))
-    return core::fail(core::ErrorKind::kInvalidArgument, "'" + url + "' has no host:port");
-  t.authority = rest;
-  return t;
-}
+core::Expected<GrpcTarget> grpc_target(const std::string& url) { return grpcwire::parse_target(url); }
 
 engine::OperationBinding grpc_operation_binding() {
   engine::OperationBinding b;
@@ -354,6 +328,7 @@ engine::OperationBinding grpc_operation_binding() {
     return t ? "" : t.error().message;
   };
   b.call = grpc_call;
+  b.scripted_agent = start_grpc_scripted_agent;
   b.match_error = [](const OpResult& r, const Json& expect) {
     return match::match_grpc_error(r.error, r.error_status, expect);
   };

@@ -9,16 +9,14 @@
 
 #include "runner/core/expected.hpp"
 #include "runner/engine/binding_registry.hpp"
+#include "runner/grpc/target.hpp"
 
 namespace a2a::bindings {
 
 // The registry entry (key "grpc", card name "GRPC").
 engine::OperationBinding grpc_operation_binding();
 
-struct GrpcTarget {
-  std::string authority;  // host:port
-  bool tls = false;       // https:// or grpcs://
-};
+using GrpcTarget = grpcwire::GrpcTarget;
 // An interface URL as a gRPC target: "host:port" (the 1.0 card form),
 // "http://host:port", "grpc://host:port" (plaintext), "https://host:port",
 // "grpcs://host:port" (TLS). A path other than "/" is an error.
