@@ -13,6 +13,7 @@
 
 #include "peers/a2a-ref-agent/grpc/grpc_faults.hpp"
 #include "peers/a2a-ref-agent/worker_pool.hpp"
+#include "runner/grpc/byte_buffer.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/jsonrpc/errors.hpp"
 
@@ -42,19 +43,6 @@ bool is_served_version(std::string_view v) {
   if (v == "1.0") return true;
   if (!v.starts_with("1.0.") || v.size() == 4) return false;
   return v.substr(4).find_first_not_of("0123456789") == std::string_view::npos;
-}
-
-std::string bytes_of(const grpc::ByteBuffer& b) {
-  std::vector<grpc::Slice> slices;
-  std::string out;
-  if (!b.Dump(&slices).ok()) return out;
-  for (const auto& s : slices) out.append(reinterpret_cast<const char*>(s.begin()), s.size());
-  return out;
-}
-
-grpc::ByteBuffer buffer_of(const std::string& bytes) {
-  grpc::Slice slice(bytes);
-  return grpc::ByteBuffer(&slice, 1);
 }
 
 }  // namespace
@@ -189,7 +177,7 @@ class Call : public grpc::ServerGenericBidiReactor {
     if (!svc_.policy.version_label.empty()) ctx_->AddInitialMetadata("a2a-version", svc_.policy.version_label);
     if (auto e = check_version()) return finish_error(*e);
     const pb::MethodDescriptor& m = grpcwire::method_of(*op_);
-    auto params = grpcwire::binary_to_json(*m.input_type(), bytes_of(request_));
+    auto params = grpcwire::binary_to_json(*m.input_type(), grpcwire::from_buffer(request_));
     if (!params) return finish({svc_.policy.malformed_request, params.error().message, ""});
     if (*op_ == model::Operation::kGetExtendedAgentCard && !authorized()) {
       return finish_error(CallError{kNoCredentials,
@@ -204,7 +192,7 @@ class Call : public grpc::ServerGenericBidiReactor {
     // DeleteTaskPushNotificationConfig: the core's null is google.protobuf.Empty.
     auto bytes = encode_or_status(*m.output_type(), r.value().is_null() ? Json::object() : r.value());
     if (auto* st = std::get_if<WireStatus>(&bytes)) return finish(*st);
-    response_ = buffer_of(std::get<std::string>(bytes));
+    response_ = grpcwire::to_buffer(std::get<std::string>(bytes));
     StartWriteAndFinish(&response_, grpc::WriteOptions(), grpc::Status::OK);
   }
 
@@ -273,7 +261,7 @@ class Call : public grpc::ServerGenericBidiReactor {
   // False when the call was cancelled. A client that stops reading is cut
   // off at `until`.
   bool write(const std::string& bytes, core::Deadline until) {
-    response_ = buffer_of(bytes);
+    response_ = grpcwire::to_buffer(bytes);
     {
       std::lock_guard<std::mutex> lk(mu_);
       write_pending_ = true;

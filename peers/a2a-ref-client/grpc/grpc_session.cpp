@@ -17,6 +17,7 @@
 #include "peers/a2a-ref-client/fault.hpp"
 #include "runner/jsonrpc/errors.hpp"
 #include "runner/jsonrpc/message.hpp"
+#include "runner/grpc/byte_buffer.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/grpc/status.hpp"
 
@@ -26,19 +27,6 @@ namespace {
 // The largest answer we read (a bigger one fails the call on our side).
 constexpr int kMaxReceiveBytes = 16 << 20;
 constexpr core::Millis kDeadlineSlack{200};
-
-grpc::ByteBuffer to_buffer(const std::string& bytes) {
-  grpc::Slice slice(bytes);
-  return grpc::ByteBuffer(&slice, 1);
-}
-
-std::string from_buffer(const grpc::ByteBuffer& b) {
-  std::vector<grpc::Slice> slices;
-  std::string out;
-  if (!b.Dump(&slices).ok()) return out;
-  for (const auto& sl : slices) out.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
-  return out;
-}
 
 std::string str_of(const Json& obj, const char* key) {
   auto it = obj.find(key);
@@ -172,7 +160,7 @@ CallResult GrpcSession::call(model::Operation op, const Json& params, core::Dead
   grpc::ClientContext ctx;
   setup_context(ctx, deadline, options_.bearer_token);
   grpc::internal::RpcMethod rpc(p->path.c_str(), grpc::internal::RpcMethod::NORMAL_RPC);
-  grpc::ByteBuffer request = to_buffer(p->bytes), response;
+  grpc::ByteBuffer request = grpcwire::to_buffer(p->bytes), response;
   grpc::Status st = grpc::internal::BlockingUnaryCall(channel_.get(), rpc, &ctx, request, &response);
   if (!st.ok()) {
     if (tr) tr->add(transport::Direction::kFromPeer, "gRPC status " + grpcwire::code_name(st.error_code()) + " " + st.error_message());
@@ -180,7 +168,7 @@ CallResult GrpcSession::call(model::Operation op, const Json& params, core::Dead
     return CallResult::failure(agent_error(st));
   }
   const auto& method = grpcwire::method_of(op);
-  auto j = grpcwire::binary_to_json(*method.output_type(), from_buffer(response));
+  auto j = grpcwire::binary_to_json(*method.output_type(), grpcwire::from_buffer(response));
   if (!j)
     return CallResult::failure(transport_error(p->what + ": the answer is not a " +
                                                method.output_type()->full_name() + ": " + j.error().message));
@@ -203,7 +191,7 @@ CallResult GrpcSession::stream(model::Operation op, const Json& params, const St
   grpc::ClientContext ctx;
   setup_context(ctx, deadline, options_.bearer_token);
   grpc::internal::RpcMethod rpc(p->path.c_str(), grpc::internal::RpcMethod::SERVER_STREAMING);
-  grpc::ByteBuffer request = to_buffer(p->bytes);
+  grpc::ByteBuffer request = grpcwire::to_buffer(p->bytes);
   std::unique_ptr<grpc::ClientReader<grpc::ByteBuffer>> reader(
       grpc::internal::ClientReaderFactory<grpc::ByteBuffer>::Create(channel_.get(), rpc, &ctx, request));
   const auto& method = grpcwire::method_of(op);
@@ -211,7 +199,7 @@ CallResult GrpcSession::stream(model::Operation op, const Json& params, const St
   size_t events = 0;
   std::optional<ClientError> broken;
   while (reader->Read(&message)) {
-    auto j = grpcwire::binary_to_json(*method.output_type(), from_buffer(message));
+    auto j = grpcwire::binary_to_json(*method.output_type(), grpcwire::from_buffer(message));
     if (!j) {
       broken = transport_error(p->what + ": stream message " + std::to_string(events) + " is not a " +
                                method.output_type()->full_name() + ": " + j.error().message);

@@ -22,6 +22,7 @@
 #include "runner/core/escape.hpp"
 #include "runner/engine/http_ops.hpp"
 #include "runner/engine/session.hpp"
+#include "runner/grpc/byte_buffer.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/grpc/status.hpp"
 #include "runner/match/grpc_error.hpp"
@@ -63,19 +64,6 @@ core::Expected<GrpcState*> state_of(Session& s) {
 std::string lower(std::string v) {
   std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return v;
-}
-
-grpc::ByteBuffer to_buffer(const std::string& bytes) {
-  grpc::Slice slice(bytes);
-  return grpc::ByteBuffer(&slice, 1);
-}
-
-std::string from_buffer(const grpc::ByteBuffer& b) {
-  std::vector<grpc::Slice> slices;
-  std::string out;
-  if (!b.Dump(&slices).ok()) return out;
-  for (const auto& sl : slices) out.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
-  return out;
 }
 
 void add_violation(OpResult& r, std::string what) { r.violations.push_back(std::move(what)); }
@@ -238,7 +226,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
   std::string what = path + " on " + st.value()->authority;
   grpc::internal::RpcMethod rpc(path.c_str(), model::is_streaming(*op) ? grpc::internal::RpcMethod::SERVER_STREAMING
                                                                        : grpc::internal::RpcMethod::NORMAL_RPC);
-  grpc::ByteBuffer request = to_buffer(*bytes);
+  grpc::ByteBuffer request = grpcwire::to_buffer(*bytes);
   grpc::Status status;
   if (!model::is_streaming(*op)) {
     grpc::ByteBuffer response;
@@ -247,7 +235,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
     keep_metadata(r, ctx.GetServerTrailingMetadata(), "trailer ");
     if (status.ok()) {
       r.status = OpResult::Status::kResult;
-      std::string body = from_buffer(response);
+      std::string body = grpcwire::from_buffer(response);
       auto j = grpcwire::binary_to_json(*method.output_type(), body);
       if (!j) {
         add_violation(r, "the response is not a valid " + method.output_type()->full_name() + " (spec §10.1): " +
@@ -266,7 +254,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
     grpc::ByteBuffer ev;
     bool cut = false;
     while (reader->Read(&ev)) {
-      auto j = grpcwire::binary_to_json(*method.output_type(), from_buffer(ev));
+      auto j = grpcwire::binary_to_json(*method.output_type(), grpcwire::from_buffer(ev));
       if (!j) {
         add_violation(r, "stream message " + std::to_string(r.events.size()) + " is not a valid " +
                              method.output_type()->full_name() + ": " + j.error().message);

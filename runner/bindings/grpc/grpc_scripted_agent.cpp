@@ -12,6 +12,7 @@
 #include <grpcpp/support/byte_buffer.h>
 
 #include "runner/engine/client_http.hpp"
+#include "runner/grpc/byte_buffer.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/grpc/status.hpp"
 #include "runner/jsonrpc/errors.hpp"
@@ -24,14 +25,6 @@ using Json = nlohmann::json;
 
 // Calls nobody answered pile up only while a scenario runs.
 constexpr size_t kMaxCalls = 1000;
-
-std::string request_bytes(const grpc::ByteBuffer& b) {
-  std::vector<grpc::Slice> slices;
-  std::string out;
-  if (!b.Dump(&slices).ok()) return out;
-  for (const auto& sl : slices) out.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
-  return out;
-}
 
 class GrpcScriptedAgent;
 
@@ -66,8 +59,7 @@ class ScriptedCall : public grpc::ServerGenericBidiReactor {
     {
       std::lock_guard lk(mu_);
       if (finished_ || cancelled_) return false;
-      grpc::Slice slice(bytes);
-      response_ = grpc::ByteBuffer(&slice, 1);
+      response_ = grpcwire::to_buffer(bytes);
       write_pending_ = true;
     }
     StartWrite(&response_);
@@ -311,7 +303,7 @@ void ScriptedCall::OnReadDone(bool ok) {
   }
   const std::string& path = ctx_->method();
   view = {{"path", path}, {"method", path.substr(path.rfind('/') + 1)}, {"headers", headers}, {"params", nullptr}};
-  std::string bytes = request_bytes(request_);
+  std::string bytes = grpcwire::from_buffer(request_);
   if (auto op = grpcwire::operation_of(path)) {
     auto j = grpcwire::binary_to_json(*grpcwire::method_of(*op).input_type(), bytes);
     if (j) view["params"] = *j;
