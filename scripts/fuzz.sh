@@ -13,7 +13,8 @@
 # Environment: BUILD_DIR, JOBS (build parallelism, 2), FUZZ_WORK (scratch
 # folder, default a fresh mktemp -d), FUZZ_NO_BUILD=1 (use the binaries as
 # they are), FUZZ_RSS_MB (per-target memory cap, 2048), FUZZ_TIMEOUT (seconds
-# one input may take, 10), FUZZ_ARGS (extra libFuzzer flags).
+# one input may take, 10), FUZZ_ARGS (extra libFuzzer flags), FUZZ_JOBS
+# (targets fuzzed at once, default 2: one libFuzzer process per core).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build-asan}"
@@ -58,36 +59,58 @@ mkdir -p "$WORK"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}"
 
+# One target's run: its libFuzzer process, then a status file (exit code).
+run_target() {
+  local t="$1" bin="$BUILD_DIR/fuzz/$1" corpus="$WORK/corpus/$1" artifacts="$WORK/artifacts/$1/"
+  local log="$WORK/$1.log" dict=() status=0
+  mkdir -p "$corpus" "$artifacts"
+  cp -R "$ROOT/fixtures/fuzz/$t/." "$corpus/" 2>/dev/null || true
+  [ -f "$ROOT/fixtures/fuzz/$t.dict" ] && dict=(-dict="$ROOT/fixtures/fuzz/$t.dict")
+  echo "== $t: ${SECONDS_PER_TARGET}s, corpus $corpus, log $log"
+  # shellcheck disable=SC2086
+  "$bin" "${FLAGS[@]}" -max_len="${MAX_LEN[$t]}" "${dict[@]}" -max_total_time="$SECONDS_PER_TARGET" \
+    -print_final_stats=1 -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} "$corpus" >"$log" 2>&1 || status=$?
+  echo "$status" >"$WORK/$t.status"
+}
+
+FLAGS=(-rss_limit_mb="$RSS_MB" -timeout="$TIMEOUT")
+for t in "${TARGETS[@]}"; do
+  [ -x "$BUILD_DIR/fuzz/$t" ] || { echo "fuzz.sh: $BUILD_DIR/fuzz/$t not built" >&2; exit 2; }
+  rm -f "$WORK/$t.status"
+done
+# FUZZ_JOBS targets at a time (each libFuzzer process uses one core): the
+# wall time is the per-target time x targets / FUZZ_JOBS, each target still
+# gets its full time.
+JOBS_AT_ONCE="${FUZZ_JOBS:-2}"
+[[ "$JOBS_AT_ONCE" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: FUZZ_JOBS must be a positive number, got '$JOBS_AT_ONCE'" >&2; exit 2; }
+running=0
+for t in "${TARGETS[@]}"; do
+  if [ "$running" -ge "$JOBS_AT_ONCE" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_target "$t" &
+  running=$((running + 1))
+done
+wait
+
 failed=()
 summary=()
 for t in "${TARGETS[@]}"; do
-  bin="$BUILD_DIR/fuzz/$t"
-  [ -x "$bin" ] || { echo "fuzz.sh: $bin not built" >&2; exit 2; }
-  corpus="$WORK/corpus/$t"
-  artifacts="$WORK/artifacts/$t/"
   log="$WORK/$t.log"
-  mkdir -p "$corpus" "$artifacts"
-  cp -R "$ROOT/fixtures/fuzz/$t/." "$corpus/" 2>/dev/null || true
-  dict=()
-  [ -f "$ROOT/fixtures/fuzz/$t.dict" ] && dict=(-dict="$ROOT/fixtures/fuzz/$t.dict")
-  flags=(-max_len="${MAX_LEN[$t]}" -rss_limit_mb="$RSS_MB" -timeout="$TIMEOUT")
-  echo "== $t: ${SECONDS_PER_TARGET}s, corpus $corpus, log $log"
-  status=0
-  # shellcheck disable=SC2086
-  "$bin" "${flags[@]}" "${dict[@]}" -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 \
-    -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} "$corpus" >"$log" 2>&1 || status=$?
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
-  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -1 || true)
+  status=$(cat "$WORK/$t.status" 2>/dev/null || echo "no status (the run was lost)")
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" 2>/dev/null | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" 2>/dev/null | tail -1)
+  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" 2>/dev/null | tail -1)
+  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" 2>/dev/null | tail -1 || true)
   summary+=("$(printf '%-22s %10s execs %7s/s  rss %5s MB  %s' "$t" "${execs:-?}" "${rate:-?}" "${rss:-?}" "${cov:-}")")
-  if [ "$status" -ne 0 ]; then
-    crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+  if [ "$status" != 0 ]; then
+    crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" 2>/dev/null | tail -1)
     echo "!! $t found a problem (exit $status). Log: $log" >&2
-    grep -m1 -E 'ERROR: |invariant violated|runtime error:|Timeout|out-of-memory' "$log" >&2 || tail -5 "$log" >&2
+    grep -m1 -E 'ERROR: |invariant violated|runtime error:|Timeout|out-of-memory' "$log" >&2 || tail -5 "$log" >&2 || true
     if [ -n "$crash" ]; then
       echo "   crash file: $crash" >&2
-      echo "   reproduce:  $bin ${flags[*]} $crash" >&2
+      echo "   reproduce:  $BUILD_DIR/fuzz/$t ${FLAGS[*]} -max_len=${MAX_LEN[$t]} $crash" >&2
     fi
     failed+=("$t")
   fi
