@@ -4,6 +4,7 @@
 
 #include "google/rpc/a2a_conform_rpc.pb.h"
 #include "lf/a2a/v1/a2a.pb.h"
+#include "runner/grpc/generic_call.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/grpc/status.hpp"
 #include "runner/jsonrpc/errors.hpp"
@@ -119,3 +120,17 @@ TEST(GrpcStatus, AnUnknownDetailTypeIsKeptAsBase64AndGarbageIsAnError) {
 
 }  // namespace
 }  // namespace a2a::grpcwire
+
+// gRPC 1.51 words its own receive limit as "Received message larger than max
+// (N vs. LIMIT)": ours names 16 MiB; an agent refusing our big request names
+// its own limit (the reference agent's is 4 MiB), and is the agent's answer.
+TEST(GrpcGenericCall, OurReceiveLimitIsToldApartFromTheAgentsLimit) {
+  using grpc::Status;
+  using grpc::StatusCode;
+  EXPECT_TRUE(a2a::grpcwire::is_our_receive_limit(
+      Status(StatusCode::RESOURCE_EXHAUSTED, "Received message larger than max (17825792 vs. 16777216)")));
+  EXPECT_FALSE(a2a::grpcwire::is_our_receive_limit(
+      Status(StatusCode::RESOURCE_EXHAUSTED, "Received message larger than max (5242880 vs. 4194304)")));
+  EXPECT_FALSE(a2a::grpcwire::is_our_receive_limit(Status(StatusCode::INTERNAL, "16777216")));
+  EXPECT_FALSE(a2a::grpcwire::is_our_receive_limit(Status::OK));
+}

@@ -7,8 +7,6 @@
 #include <grpcpp/channel.h>
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
-#include <grpcpp/impl/client_unary_call.h>
-#include <grpcpp/impl/rpc_method.h>
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/support/byte_buffer.h>
 #include <grpcpp/support/channel_arguments.h>
@@ -18,6 +16,7 @@
 #include "runner/jsonrpc/errors.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/grpc/byte_buffer.hpp"
+#include "runner/grpc/generic_call.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/grpc/status.hpp"
 
@@ -25,7 +24,6 @@ namespace a2a::client {
 namespace {
 
 // The largest answer we read (a bigger one fails the call on our side).
-constexpr int kMaxReceiveBytes = 16 << 20;
 constexpr core::Millis kDeadlineSlack{200};
 
 std::string str_of(const Json& obj, const char* key) {
@@ -54,8 +52,7 @@ std::optional<ClientError> not_an_answer(const grpc::Status& st, const core::Dea
   if (code == grpc::StatusCode::UNAVAILABLE)
     return ClientError{ClientErrorKind::kTransport, what + ": the agent is unavailable (" + st.error_message() + ")",
                        nullptr};
-  if (code == grpc::StatusCode::RESOURCE_EXHAUSTED &&
-      st.error_message().find(std::to_string(kMaxReceiveBytes)) != std::string::npos)
+  if (grpcwire::is_our_receive_limit(st))
     return ClientError{ClientErrorKind::kTransport, what + ": the answer exceeds our limit (" + st.error_message() + ")",
                        nullptr};
   return std::nullopt;
@@ -114,7 +111,7 @@ core::Expected<std::unique_ptr<GrpcSession>> GrpcSession::create(SelectedInterfa
 GrpcSession::GrpcSession(SelectedInterface chosen, grpcwire::GrpcTarget target, GrpcSessionOptions options)
     : chosen_(std::move(chosen)), target_(std::move(target)), options_(std::move(options)) {
   grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(kMaxReceiveBytes);
+  args.SetMaxReceiveMessageSize(grpcwire::kMaxReceiveBytes);
   auto creds = target_.tls ? grpc::SslCredentials(grpc::SslCredentialsOptions{}) : grpc::InsecureChannelCredentials();
   channel_ = grpc::CreateCustomChannel(target_.authority, creds, args);
 }
@@ -159,16 +156,15 @@ CallResult GrpcSession::call(model::Operation op, const Json& params, core::Dead
   if (tr) tr->add(transport::Direction::kToPeer, "gRPC " + p->what + " " + jsonrpc::dump(params));
   grpc::ClientContext ctx;
   setup_context(ctx, deadline, options_.bearer_token);
-  grpc::internal::RpcMethod rpc(p->path.c_str(), grpc::internal::RpcMethod::NORMAL_RPC);
-  grpc::ByteBuffer request = grpcwire::to_buffer(p->bytes), response;
-  grpc::Status st = grpc::internal::BlockingUnaryCall(channel_.get(), rpc, &ctx, request, &response);
+  std::string response;
+  grpc::Status st = grpcwire::unary_call(channel_.get(), p->path, ctx, p->bytes, response);
   if (!st.ok()) {
     if (tr) tr->add(transport::Direction::kFromPeer, "gRPC status " + grpcwire::code_name(st.error_code()) + " " + st.error_message());
     if (auto e = not_an_answer(st, deadline, p->what)) return CallResult::failure(*e);
     return CallResult::failure(agent_error(st));
   }
   const auto& method = grpcwire::method_of(op);
-  auto j = grpcwire::binary_to_json(*method.output_type(), grpcwire::from_buffer(response));
+  auto j = grpcwire::binary_to_json(*method.output_type(), response);
   if (!j)
     return CallResult::failure(transport_error(p->what + ": the answer is not a " +
                                                method.output_type()->full_name() + ": " + j.error().message));
@@ -190,10 +186,7 @@ CallResult GrpcSession::stream(model::Operation op, const Json& params, const St
   if (tr) tr->add(transport::Direction::kToPeer, "gRPC " + p->what + " " + jsonrpc::dump(params));
   grpc::ClientContext ctx;
   setup_context(ctx, deadline, options_.bearer_token);
-  grpc::internal::RpcMethod rpc(p->path.c_str(), grpc::internal::RpcMethod::SERVER_STREAMING);
-  grpc::ByteBuffer request = grpcwire::to_buffer(p->bytes);
-  std::unique_ptr<grpc::ClientReader<grpc::ByteBuffer>> reader(
-      grpc::internal::ClientReaderFactory<grpc::ByteBuffer>::Create(channel_.get(), rpc, &ctx, request));
+  auto reader = grpcwire::server_stream(channel_.get(), p->path, ctx, p->bytes);
   const auto& method = grpcwire::method_of(op);
   grpc::ByteBuffer message;
   size_t events = 0;

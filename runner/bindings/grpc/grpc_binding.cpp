@@ -11,8 +11,6 @@
 #include <grpcpp/channel.h>
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
-#include <grpcpp/impl/client_unary_call.h>
-#include <grpcpp/impl/rpc_method.h>
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/support/byte_buffer.h>
 #include <grpcpp/support/channel_arguments.h>
@@ -23,6 +21,7 @@
 #include "runner/engine/http_ops.hpp"
 #include "runner/engine/session.hpp"
 #include "runner/grpc/byte_buffer.hpp"
+#include "runner/grpc/generic_call.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/grpc/status.hpp"
 #include "runner/match/grpc_error.hpp"
@@ -49,7 +48,7 @@ core::Expected<GrpcState*> state_of(Session& s) {
   auto target = grpc_target(s.target->url);
   if (!target) return core::fail(target.error());
   grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(kMaxReceiveBytes);
+  args.SetMaxReceiveMessageSize(grpcwire::kMaxReceiveBytes);
   args.SetMaxSendMessageSize(64 << 20);  // suites/grpc sends oversized requests on purpose
   // A fresh connection per scenario, not one shared through gRPC's subchannel pool.
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
@@ -154,8 +153,7 @@ bool no_answer(const grpc::Status& st, const core::Deadline& d, OpResult& r, Ses
   auto code = st.error_code();
   bool ours = (code == grpc::StatusCode::DEADLINE_EXCEEDED && d.expired()) || code == grpc::StatusCode::UNAVAILABLE ||
               // our own receive limit (the agent's limit on our request names its own number)
-              (code == grpc::StatusCode::RESOURCE_EXHAUSTED &&
-               st.error_message().find(std::to_string(kMaxReceiveBytes)) != std::string::npos);
+              grpcwire::is_our_receive_limit(st);
   if (!ours) return false;
   r.status = OpResult::Status::kNoResponse;
   r.deadline_hit = s.deadline.expired();
@@ -166,7 +164,7 @@ bool no_answer(const grpc::Status& st, const core::Deadline& d, OpResult& r, Ses
   else if (code == grpc::StatusCode::UNAVAILABLE)
     r.problem = what + ": the agent is unavailable (" + st.error_message() + ")";
   else
-    r.problem = what + ": the agent's message exceeds the runner's " + std::to_string(kMaxReceiveBytes >> 20) +
+    r.problem = what + ": the agent's message exceeds the runner's " + std::to_string(grpcwire::kMaxReceiveBytes >> 20) +
                 " MiB limit (" + st.error_message() + ")";
   return true;
 }
@@ -224,18 +222,14 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
     s.transcript->add(transport::Direction::kToPeer, "gRPC " + st.value()->authority + " " + path + " " +
                                                          p.dump() + " (" + std::to_string(bytes->size()) + " bytes)");
   std::string what = path + " on " + st.value()->authority;
-  grpc::internal::RpcMethod rpc(path.c_str(), model::is_streaming(*op) ? grpc::internal::RpcMethod::SERVER_STREAMING
-                                                                       : grpc::internal::RpcMethod::NORMAL_RPC);
-  grpc::ByteBuffer request = grpcwire::to_buffer(*bytes);
   grpc::Status status;
   if (!model::is_streaming(*op)) {
-    grpc::ByteBuffer response;
-    status = grpc::internal::BlockingUnaryCall(st.value()->channel.get(), rpc, &ctx, request, &response);
+    std::string body;
+    status = grpcwire::unary_call(st.value()->channel.get(), path, ctx, *bytes, body);
     keep_metadata(r, ctx.GetServerInitialMetadata(), "");
     keep_metadata(r, ctx.GetServerTrailingMetadata(), "trailer ");
     if (status.ok()) {
       r.status = OpResult::Status::kResult;
-      std::string body = grpcwire::from_buffer(response);
       auto j = grpcwire::binary_to_json(*method.output_type(), body);
       if (!j) {
         add_violation(r, "the response is not a valid " + method.output_type()->full_name() + " (spec §10.1): " +
@@ -249,8 +243,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
       return r;
     }
   } else {
-    std::unique_ptr<grpc::ClientReader<grpc::ByteBuffer>> reader(
-        grpc::internal::ClientReaderFactory<grpc::ByteBuffer>::Create(st.value()->channel.get(), rpc, &ctx, request));
+    auto reader = grpcwire::server_stream(st.value()->channel.get(), path, ctx, *bytes);
     grpc::ByteBuffer ev;
     bool cut = false;
     while (reader->Read(&ev)) {

@@ -22,8 +22,4 @@ using GrpcTarget = grpcwire::GrpcTarget;
 // "grpcs://host:port" (TLS). A path other than "/" is an error.
 core::Expected<GrpcTarget> grpc_target(const std::string& url);
 
-// The largest message the runner accepts from an agent (bigger: the call
-// fails with RESOURCE_EXHAUSTED on our side, which the step reports).
-inline constexpr int kMaxReceiveBytes = 16 << 20;
-
 }  // namespace a2a::bindings
