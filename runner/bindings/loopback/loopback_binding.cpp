@@ -167,6 +167,7 @@ void stream(Session& s, LoopbackAgent& a, model::Operation op, const Json& param
   while (true) {
     agent::StreamItem item = opened.stream->next(d);
     if (item.kind == agent::StreamItem::Kind::kTimeout) {
+      if (!d.expired()) continue;  // a wake-up before the deadline: nothing new yet
       opened.stream->cancel();
       return no_answer(s, r,
                        "the stream did not end within the step's deadline, after " + std::to_string(r.events.size()) +

@@ -123,6 +123,17 @@ TEST(LoopbackBinding, BlockingSendPastTheDeadlineIsABoundedNoResponse) {
   EXPECT_LT(ms_since(t0), 5000);
 }
 
+TEST(LoopbackBinding, StreamThatDoesNotEndIsCutAtTheDeadlineWithItsEventsCounted) {
+  Loopback lb;
+  auto t0 = Clock::now();
+  // tck-cancel: the task stays WORKING, so its stream never ends by itself.
+  OpResult r = lb.call("send_streaming_message", message("tck-cancel stream"), 300);
+  EXPECT_LT(ms_since(t0), 2000);
+  EXPECT_EQ(r.status, OpResult::Status::kNoResponse);
+  EXPECT_NE(r.problem.find("did not end within the step's deadline, after"), std::string::npos) << r.problem;
+  EXPECT_FALSE(r.events.empty()) << "the task came first";
+}
+
 TEST(LoopbackBinding, ScenarioDeadlineIsReportedAsDeadlineHit) {
   Loopback lb;
   lb.s.deadline = core::Deadline::after(core::Millis(200));
