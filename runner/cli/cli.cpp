@@ -33,7 +33,8 @@ void add_selection_flags(CLI::App* app, Options& o,
 
 // `run`: an agent executable (stdio) or an HTTP agent (--url).
 CLI::App* add_run_command(CLI::App& app, Options& o) {
-  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio) or an HTTP agent (--url)");
+  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio), an HTTP or gRPC agent (--url), "
+                                 "or the reference agent in process (--binding loopback)");
   run->add_option("--agent", o.agents, "Agent command line, e.g. \"./agent --stdio\" (spawned once per scenario). "
                   "Repeatable, and may be mixed with --url: each target is run in turn with the same selection "
                   "(exit code: the worst over targets; --report-dir: a combined report.html, report.json and "
@@ -42,8 +43,16 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--url", o.urls, "HTTP agent base URL: its card (URL/.well-known/agent-card.json) names the interfaces "
                   "to test (repeatable, like --agent)")
       ->allow_extra_args(false);
-  run->add_option("--binding", o.bindings, "With --url: test only this binding, jsonrpc, rest or grpc (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface: for grpc, HOST:PORT or http://HOST:PORT)")
-      ->check(CLI::IsMember({"jsonrpc", "rest", "grpc"}))
+  run->add_option("--binding", o.bindings, "With --url: test only this binding, jsonrpc, rest or grpc (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface: for grpc, HOST:PORT or http://HOST:PORT). "
+                  "Alone (no --url, no --agent): loopback, the reference agent's core linked into the runner, "
+                  "for the abstract-operation suites without processes or sockets (docs/bindings.md)")
+      ->check(CLI::IsMember({"jsonrpc", "rest", "grpc", "loopback"}))
+      ->allow_extra_args(false);
+  run->add_option("--loopback-fault", o.loopback_faults,
+                  "With --binding loopback: inject this a2a-ref-agent fault into the in-process agent (repeatable; "
+                  "only faults of the agent's core: sem-* but sem-push-delete-noop, timestamp-as-number, bad-task-state-enum, "
+                  "card-missing-interfaces, card-no-capabilities, err-not-found-code, err-no-error-data; a fault "
+                  "of a wire is refused, exit 2)")
       ->allow_extra_args(false);
   run->add_option("--a2a-version", o.a2a_version, "With --url: the A2A version to test the interfaces as, 0.3 or 1.0 (default: each interface's protocolVersion in the card; a 0.3 interface runs under the 0.3 profile and reports as jsonrpc@0.3 / rest@0.3). Interfaces of the other version are left out, and a binding the card offers only in the other version (or without a card, --url itself) is tested as this one")
       ->check(CLI::IsMember({"0.3", "1.0"}))
@@ -166,6 +175,8 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform run --agent ./a2a-ref-agent --id 'STDIO-FRAME-*' -j2 --report-dir out\n"
       "  a2a-conform run --url http://127.0.0.1:8080              an agent, every interface its card declares (JSON-RPC, REST, gRPC)\n"
       "  a2a-conform run --url 127.0.0.1:50051 --binding grpc     a gRPC interface without a card\n"
+      "  a2a-conform run --binding loopback suites/a2a            the reference agent in process (no process, no socket)\n"
+      "  a2a-conform run --binding loopback --loopback-fault sem-cancel-noop suites/a2a   and one of its faults\n"
       "  a2a-conform run --agent ./a --agent \"./b --x\" --url U     several targets in turn, one combined report\n"
       "  a2a-conform client --cmd \"./my-client --agent {target}\"  test a client: the runner plays its agent\n"
       "  a2a-conform check suites/                              validate scenario files only\n"

@@ -35,6 +35,7 @@ struct Options {
   std::vector<TargetSpec> targets;
   bool client_run = false;   // the `client` command
   std::vector<std::string> bindings;
+  std::vector<std::string> loopback_faults;  // --loopback-fault: faults of the in-process agent
   std::string a2a_version;  // --a2a-version: "0.3" | "1.0" | "" (as the card says)
   bool insecure = false;
   std::vector<std::string> headers;

@@ -60,6 +60,30 @@ std::string set_url_target(const Options& o, engine::RunConfig& cfg, std::string
   return "";
 }
 
+// --binding KEY of a binding whose agent runs inside the runner (loopback).
+const engine::OperationBinding* in_process_binding(const Options& o) {
+  for (const auto& key : o.bindings)
+    if (const auto* b = engine::find_binding(key); b && b->start_agent) return b;
+  return nullptr;
+}
+
+// The in-process agent of this run: its card is the discovered one (what
+// capability gating reads), and the target carries the agent to every scenario.
+std::string set_in_process_target(const Options& o, const engine::OperationBinding& b, engine::RunConfig& cfg,
+                                  std::string& log) {
+  auto agent = b.start_agent(o.loopback_faults);
+  if (!agent) return "a2a-conform run: " + agent.error().message;
+  cfg.forced_bindings = o.bindings;
+  cfg.agent_faults = o.loopback_faults;
+  cfg.agent_card = agent->card;
+  cfg.in_process_agent = agent->agent;
+  cfg.bindings = {engine::BindingTarget{b.key, agent->url, "", "1.0"}};
+  log += "binding " + b.key + ": " + agent->url + " (" + b.title + ", in this process)";
+  for (const auto& f : o.loopback_faults) log += " --loopback-fault " + f;
+  log += "\n";
+  return "";
+}
+
 // `client`: the client under test and the double it will spawn on stdio.
 std::string set_client_target(const Options& o, engine::RunConfig& cfg) {
   auto argv = transport::StdioProcess::split_command(o.client_cmd);
@@ -142,6 +166,18 @@ void apply_vars(const std::vector<std::string>& vars, std::vector<scenario::Docu
 }
 
 bool check_target(const Options& o, bool client) {
+  if (!client && in_process_binding(o)) {
+    if (!o.agent.empty() || !o.url.empty() || o.bindings.size() != 1 || !o.a2a_version.empty()) {
+      std::cerr << "a2a-conform run: --binding " << in_process_binding(o)->key
+                << " runs the agent inside the runner (A2A 1.0): give no --agent, --url, --a2a-version or other --binding\n";
+      return false;
+    }
+    return true;
+  }
+  if (!o.loopback_faults.empty()) {
+    std::cerr << "a2a-conform run: --loopback-fault only applies to --binding loopback\n";
+    return false;
+  }
   if (!client && o.agent.empty() == o.url.empty()) {
     std::cerr << "a2a-conform run: give a target: --agent \"CMD ARGS\" (an executable, stdio "
                  "binding) or --url URL (an HTTP agent: its card is read from URL/.well-known/agent-card.json); "
@@ -204,11 +240,12 @@ std::string setup_target(const Options& o, const std::vector<const scenario::Tes
   if (!o.agent.empty()) why = set_stdio_target(o, cfg);
   else if (client) why = set_client_target(o, cfg);
   else if (!o.url.empty()) why = set_url_target(o, cfg, log);
+  else if (const auto* b = in_process_binding(o)) why = set_in_process_target(o, *b, cfg, log);
   if (!why.empty()) return why;
   bool needs_card = false;
   for (const auto* t : tests)
     needs_card = needs_card || t->preconditions.contains("capabilities") || !engine::implied_capabilities(*t).empty();
-  if (needs_card && o.url.empty() && !client) cfg.agent_card = engine::probe_agent_card(cfg, &cfg.probe_failure);
+  if (needs_card && !o.agent.empty() && !client) cfg.agent_card = engine::probe_agent_card(cfg, &cfg.probe_failure);
   return "";
 }
 

@@ -24,6 +24,8 @@ TargetDescription describe_target(const Options& o, const engine::RunConfig& cfg
   bool client = o.client_run || !o.client_cmd.empty();
   d.role = client ? "client" : "agent";
   d.target = client ? o.client_cmd : !o.url.empty() ? o.url : o.agent;
+  // An in-process agent (--binding loopback) is named by its interface.
+  if (d.target.empty() && cfg.in_process_agent && !cfg.bindings.empty()) d.target = cfg.bindings.front().url;
   // A URL target whose discovery failed tested no version: its profile stays "".
   bool http = !client && !o.url.empty();
   for (const auto& b : cfg.bindings) {

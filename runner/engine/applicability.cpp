@@ -305,6 +305,9 @@ std::string replay_command(const scenario::Test& t, const RunConfig& c, const Bi
     cmd = "a2a-conform client --cmd " + shell_quote(c.client_command) + " --binding " +
           (target ? target->binding : std::string("stdio"));
     if (!target && c.profile.name != "p46") cmd += " --profile " + shell_quote(c.profile.name);
+  } else if (target && c.in_process_agent) {
+    cmd = "a2a-conform run --binding " + target->binding;
+    for (const auto& f : c.agent_faults) cmd += " --" + target->binding + "-fault " + shell_quote(f);
   } else if (!c.target_url.empty()) {
     cmd = "a2a-conform run --url " + shell_quote(c.target_url);
     if (target && target->is_network()) cmd += " --binding " + target->binding;

@@ -63,6 +63,16 @@ struct BindingState {
   virtual ~BindingState() = default;
 };
 
+// An agent that runs inside the runner (the loopback binding): started once
+// per run, shared by every scenario (and -j worker) of it, as one agent
+// process serves a whole run; it must be thread-safe and stop (waking
+// blocked calls) when the last reference goes.
+struct InProcessAgent {
+  nlohmann::json card;                  // what capability gating reads (RunConfig::agent_card)
+  std::string url;                      // the card interface's url: the target reports name
+  std::shared_ptr<BindingState> agent;  // RunConfig::in_process_agent: what `call` talks to
+};
+
 struct OperationBinding {
   std::string key;        // "grpc": --binding, BindingTarget::binding, results' binding
   std::string card_name;  // "GRPC": AgentInterface.protocolBinding
@@ -78,6 +88,10 @@ struct OperationBinding {
   // Client runs (`a2a-conform client --binding KEY`): the scripted agent of
   // one scenario, recording into `tr`. Empty: the binding tests no clients.
   std::function<core::Expected<std::unique_ptr<ScriptedAgent>>(transport::Transcript* tr)> scripted_agent;
+  // In-process bindings (`run --binding KEY` without --url or --agent): the
+  // run's agent, with the faults named on the command line (an error, exit 2,
+  // for a fault it cannot inject). Empty: the binding reaches an agent at --url.
+  std::function<core::Expected<InProcessAgent>(const std::vector<std::string>& faults)> start_agent;
 };
 
 // Adds (or replaces, by key) a binding. Call before any run starts.

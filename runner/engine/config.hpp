@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "runner/scenario/selection.hpp"
 
 namespace a2a::engine {
+
+struct BindingState;
 
 struct KnownFailure {
   std::string id;      // test id or glob
@@ -55,6 +58,11 @@ struct RunConfig {
   std::string agent_double;
   std::vector<BindingTarget> bindings;     // empty = stdio only
   std::vector<std::string> forced_bindings;  // --binding values (for replay commands)
+  // An in-process binding's agent (binding_registry.hpp InProcessAgent),
+  // shared by every scenario of the run; null for agents behind a wire. The
+  // run's one binding target is then that binding's.
+  std::shared_ptr<BindingState> in_process_agent;
+  std::vector<std::string> agent_faults;   // --KEY-fault (--loopback-fault): the in-process agent's faults (for replay commands)
   std::string forced_version;              // --a2a-version ("0.3" | "1.0"; "" = as the card says)
   bool insecure_tls = false;
   // --header "Name: value": sent with every abstract operation over HTTP (the
