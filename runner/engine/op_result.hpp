@@ -43,4 +43,11 @@ struct OpResult {
 // the error table (nullopt without one).
 std::optional<long long> a2a_error_code(const OpResult& r);
 
+// Spec §3.1.2: a task stream "MUST close when the task reaches a terminal
+// state". For bindings whose stream end is the transport's own (gRPC's
+// status, loopback's end of stream): an event after the first terminal one
+// (a task or status update in completed, failed, canceled or rejected) is
+// added to r.violations, once.
+void check_stream_closes_at_terminal(OpResult& r);
+
 }  // namespace a2a::engine

@@ -67,30 +67,6 @@ std::string lower(std::string v) {
 
 void add_violation(OpResult& r, std::string what) { r.violations.push_back(std::move(what)); }
 
-// Spec §3.1.2: a task stream "MUST close when the task reaches a terminal
-// state"; on gRPC the stream's end is the call's status, so a message after
-// the first terminal event is a violation of the binding's stream.
-bool terminal_event(const Json& e) {
-  static const char* kTerminal[] = {"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED",
-                                    "TASK_STATE_REJECTED"};
-  const Json* st = nullptr;
-  if (e.contains("statusUpdate") && e["statusUpdate"].is_object()) st = &e["statusUpdate"];
-  else if (e.contains("task") && e["task"].is_object()) st = &e["task"];
-  if (!st || !st->contains("status") || !(*st)["status"].is_object()) return false;
-  std::string state = (*st)["status"].value("state", "");
-  for (const char* t : kTerminal)
-    if (state == t) return true;
-  return false;
-}
-void check_closes_at_terminal(OpResult& r) {
-  for (size_t i = 0; i + 1 < r.events.size(); ++i)
-    if (terminal_event(r.events[i])) {
-      add_violation(r, "stream message " + std::to_string(i + 1) + " follows the terminal event " + std::to_string(i) +
-                           " (spec §3.1.2: the stream MUST close when the task reaches a terminal state)");
-      return;
-    }
-}
-
 // x-grpc pad_bytes: an unknown length-delimited field (number 9999) of n
 // bytes after the message; a receiver skips it, but it counts towards the
 // message size (suites/grpc: RESOURCE_EXHAUSTED on an oversized request).
@@ -269,7 +245,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
       r.status = OpResult::Status::kResult;
       return r;
     }
-    check_closes_at_terminal(r);
+    engine::check_stream_closes_at_terminal(r);
     if (status.ok()) {
       r.status = OpResult::Status::kResult;
       if (s.transcript) s.transcript->add(transport::Direction::kFromPeer, "gRPC stream ended: OK");

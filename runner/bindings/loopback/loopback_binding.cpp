@@ -116,30 +116,6 @@ void no_answer(Session& s, OpResult& r, std::string problem) {
   r.problem = std::move(problem);
 }
 
-// Spec §3.1.2: a task stream "MUST close when the task reaches a terminal
-// state": an event after the first terminal one is a violation, as the gRPC
-// binding reads its streams.
-bool terminal_event(const Json& e) {
-  for (const char* member : {"task", "statusUpdate"}) {
-    if (!e.is_object() || !e.contains(member) || !e[member].is_object()) continue;
-    const Json& holder = e[member];
-    if (!holder.contains("status") || !holder["status"].is_object() || !holder["status"].contains("state")) continue;
-    auto st = model::task_state_from_json(holder["status"]["state"]);
-    return st && model::is_terminal(*st);
-  }
-  return false;
-}
-
-void check_closes_at_terminal(OpResult& r) {
-  for (size_t i = 0; i + 1 < r.events.size(); ++i)
-    if (terminal_event(r.events[i])) {
-      r.violations.push_back("stream event " + std::to_string(i + 1) + " follows the terminal event " +
-                             std::to_string(i) +
-                             " (spec §3.1.2: the stream MUST close when the task reaches a terminal state)");
-      return;
-    }
-}
-
 void unary(Session& s, LoopbackAgent& a, model::Operation op, const Json& params, core::Deadline d, OpResult& r) {
   auto out = a.call(op, params, d);
   if (!out) return no_answer(s, r, "no answer within the step's deadline");
@@ -191,7 +167,7 @@ void stream(Session& s, LoopbackAgent& a, model::Operation op, const Json& param
   }
   from_peer(s, "stream ended");
   r.status = OpResult::Status::kResult;
-  check_closes_at_terminal(r);
+  engine::check_stream_closes_at_terminal(r);
   if (r.events.empty() && !r.stream_errors.empty()) {
     // An error before any event: the call failed (as the HTTP bindings read it).
     r.status = OpResult::Status::kError;
