@@ -7,13 +7,8 @@ namespace a2a::bindings::loopback {
 LoopbackAgent::LoopbackAgent(agent::AgentConfig config) : core_(std::move(config)) {}
 
 LoopbackAgent::~LoopbackAgent() {
-  core_.shutdown();
-  std::list<Worker> left;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    left.swap(workers_);
-  }
-  for (auto& w : left) w.thread.join();
+  core_.shutdown();  // every blocked call returns
+  pool_.stop();      // and its worker is joined
 }
 
 Outcome LoopbackAgent::run(agent::AgentCore& core, model::Operation op, const nlohmann::json& params) {
@@ -26,37 +21,19 @@ Outcome LoopbackAgent::run(agent::AgentCore& core, model::Operation op, const nl
   }
 }
 
-void LoopbackAgent::reap_finished() {
-  for (auto it = workers_.begin(); it != workers_.end();) {
-    bool done;
-    {
-      std::lock_guard<std::mutex> lock(it->pending->mu);
-      done = it->pending->done;
-    }
-    if (!done) {
-      ++it;
-      continue;
-    }
-    it->thread.join();
-    it = workers_.erase(it);
-  }
-}
-
 std::optional<Outcome> LoopbackAgent::call(model::Operation op, const nlohmann::json& params, core::Deadline d) {
   if (!core_.may_block(op, params)) return run(core_, op, params);
   auto pending = std::make_shared<Pending>();
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    reap_finished();
-    std::thread t([this, pending, op, params] {
-      Outcome o = run(core_, op, params);
-      std::lock_guard<std::mutex> l(pending->mu);
-      pending->outcome = std::move(o);
-      pending->done = true;
-      pending->cv.notify_all();
-    });
-    workers_.push_back(Worker{std::move(t), pending});
-  }
+  bool queued = pool_.submit([this, pending, op, params] {
+    Outcome o = run(core_, op, params);
+    std::lock_guard<std::mutex> l(pending->mu);
+    pending->outcome = std::move(o);
+    pending->done = true;
+    pending->cv.notify_all();
+  });
+  if (!queued)
+    return Outcome{std::nullopt, "the loopback agent is busy: " + std::to_string(kMaxBlocked) +
+                                     " blocking calls are running and as many wait"};
   std::unique_lock<std::mutex> lock(pending->mu);
   auto finished = [&] { return pending->done; };
   // A never-deadline's time_point::max() would overflow inside wait_until.

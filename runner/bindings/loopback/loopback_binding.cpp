@@ -241,6 +241,7 @@ engine::OperationBinding loopback_operation_binding() {
   // The core's errors are JSON-RPC error objects: the JSON-RPC matcher reads them.
   b.match_error = [](const OpResult& r, const Json& expect) { return match::match_error(r.error, expect); };
   b.start_agent = start_loopback_agent;
+  b.fault_option = "--loopback-fault";
   return b;
 }
 

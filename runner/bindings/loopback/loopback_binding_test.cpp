@@ -115,12 +115,40 @@ TEST(LoopbackBinding, BlockingSendPastTheDeadlineIsABoundedNoResponse) {
     EXPECT_FALSE(r.deadline_hit);  // the step's deadline, not the scenario's
     EXPECT_GE(waited, 250);
     EXPECT_LT(waited, 2000);
-    // The agent keeps serving while the blocked call waits on its thread.
+    // The agent keeps serving while the blocked call waits on the pool.
     EXPECT_EQ(lb.call("list_tasks", Json::object()).status, OpResult::Status::kResult);
   }
   // Releasing the agent woke the blocked call (AgentCore::shutdown) and
-  // joined its thread, long before the core's 60 s max_block.
+  // joined the pool, long before the core's 60 s max_block.
   EXPECT_LT(ms_since(t0), 5000);
+}
+
+TEST(LoopbackBinding, BlockingCallsBeyondThePoolAreRefusedAsBusyNotQueuedWithoutBound) {
+  auto t0 = Clock::now();
+  {
+    Loopback lb;
+    // Each blocking send stays on the pool (tck-cancel never ends by itself);
+    // the step gives up after 1 ms. 64 run, 64 wait, the rest are refused.
+    int busy = 0, first_busy = -1;
+    for (int i = 0; i < 140; ++i) {
+      OpResult r = lb.call("send_message", message("tck-cancel wait " + std::to_string(i)), 1);
+      EXPECT_EQ(r.status, OpResult::Status::kNoResponse);
+      if (r.problem.find("busy") != std::string::npos) {
+        ++busy;
+        if (first_busy < 0) first_busy = i;
+      }
+    }
+    // At most 128 are taken (64 + 64 waiting: a worker that has not yet picked
+    // its call up leaves it counted as waiting), and once full, every later
+    // call is refused: none of the blocked ones ends.
+    EXPECT_GE(first_busy, 64);
+    EXPECT_LE(first_busy, 128);
+    EXPECT_EQ(busy, 140 - first_busy);
+    // Quick calls do not need the pool.
+    EXPECT_EQ(lb.call("list_tasks", Json::object()).status, OpResult::Status::kResult);
+  }
+  // Releasing the agent ends every blocked call and joins the pool.
+  EXPECT_LT(ms_since(t0), 10000);
 }
 
 TEST(LoopbackBinding, StreamThatDoesNotEndIsCutAtTheDeadlineWithItsEventsCounted) {

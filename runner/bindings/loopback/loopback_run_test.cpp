@@ -133,8 +133,13 @@ TEST_P(LoopbackFaultRun, FailsExactlyTheScenariosThatCheckItForTheirReason) {
   EXPECT_EQ(failing(outcomes(r)), expected);
   for (const auto& s : r.report.value("scenarios", Json::array())) {
     auto it = GetParam().fails.find(s.value("id", ""));
-    if (it != GetParam().fails.end())
-      EXPECT_NE(s.value("reason", "").find(it->second), std::string::npos) << s.value("reason", "");
+    if (it == GetParam().fails.end()) continue;
+    EXPECT_NE(s.value("reason", "").find(it->second), std::string::npos) << s.value("reason", "");
+    // The replay command brings the same in-process agent back, fault and all.
+    EXPECT_NE(s.value("replay_command", "").find("a2a-conform run --binding loopback --loopback-fault " +
+                                                  GetParam().fault),
+              std::string::npos)
+        << s.value("replay_command", "");
   }
 }
 
