@@ -10,10 +10,10 @@
 set(A2A_NO_UNITY_SOURCES
   runner/transport/https_client_test.cpp runner/transport/stdio_process_test.cpp
   runner/scenario/http_extensions_test.cpp runner/scenario/extensions_test.cpp
-  runner/engine/http_v03_test.cpp runner/engine/rest_v03_test.cpp
+  runner/bindings/a2a03/jsonrpc_v03_test.cpp runner/bindings/a2a03/rest_v03_test.cpp
   runner/match/error_expect.cpp runner/match/vars.cpp
   reports/multi_html.cpp reports/multi_report.cpp reports/multi_report_test.cpp
-  runner/engine/rest_v03_ops.cpp
+  runner/bindings/a2a03/rest_v03.cpp
   peers/a2a-ref-agent/http_jsonrpc_v03.cpp peers/a2a-ref-agent/http_rest.cpp
   peers/a2a-ref-client/http_answer.cpp peers/a2a-ref-client/cli_run_test.cpp peers/a2a-ref-client/router_test.cpp)
 

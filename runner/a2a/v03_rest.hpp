@@ -2,7 +2,7 @@
 // the 0.3 proto's HTTP routes under /v1 with ProtoJSON bodies of the 0.3 proto
 // (Dialect::kProtoJson), and the reading of 0.3 REST error answers, which the
 // 0.3 spec never standardized. Pure functions, no I/O; the runner's rest@0.3
-// profile (runner/engine/rest_v03_ops.cpp) is the user.
+// profile (runner/bindings/a2a03/rest_v03.cpp) is the user.
 #pragma once
 
 #include <string>

@@ -79,7 +79,7 @@ std::string set_in_process_target(const Options& o, const engine::OperationBindi
   cfg.in_process_agent = agent->agent;
   cfg.bindings = {engine::BindingTarget{b.key, agent->url, "", "1.0"}};
   log += "binding " + b.key + ": " + agent->url + " (" + b.title + ", in this process)";
-  for (const auto& f : o.loopback_faults) log += " --loopback-fault " + f;
+  for (const auto& f : o.loopback_faults) log += " " + b.fault_option + " " + f;
   log += "\n";
   return "";
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "runner/jsonrpc/message.hpp"
+#include "runner/match/match_result.hpp"
 
 namespace a2a::engine {
 
@@ -283,6 +284,19 @@ void AgentConnection::interrupt(const std::string& reason) {
     if (interrupted_.empty()) interrupted_ = reason;
   }
   cv_.notify_all();
+}
+
+std::string describe_pending(const AgentConnection& conn, size_t max_frames) {
+  size_t total = conn.unconsumed();
+  auto frames = conn.pending(max_frames);  // not all: a flood may have queued 64 MiB
+  if (frames.empty()) return {};
+  std::string out = std::to_string(total) + " unconsumed frame(s) from the agent: ";
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (i) out += "; ";
+    out += frames[i].json ? match::compact(*frames[i].json, 160)
+                          : "(not JSON: " + frames[i].json_error + ") " + frames[i].body.substr(0, 80);
+  }
+  return out;
 }
 
 }  // namespace a2a::engine

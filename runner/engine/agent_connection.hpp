@@ -139,4 +139,7 @@ class AgentConnection {
   std::thread reader_;
 };
 
+// Short description of frames still unconsumed ("2 unconsumed frames: {...}; {...}").
+std::string describe_pending(const AgentConnection& conn, size_t max_frames = 3);
+
 }  // namespace a2a::engine

@@ -5,6 +5,7 @@
 
 #include "runner/a2a/methods.hpp"
 #include "runner/a2a/v03.hpp"
+#include "runner/engine/binding_registry.hpp"
 #include "runner/engine/scenario_runner.hpp"
 
 namespace a2a::engine {
@@ -207,12 +208,13 @@ std::string binding_mismatch(const scenario::Test& t, const std::string& b) {
       return "agent card discovery (GET /.well-known/agent-card.json) needs an HTTP binding";
     return {};
   }
-  // b is a binding key: "jsonrpc", "rest", or either with "@0.3", or a
-  // registered binding ("grpc"), which is not HTTP: no raw HTTP steps, no
-  // test written for the HTTP bindings.
+  // b is a binding key: "jsonrpc", "rest", either with "@0.3", "grpc", ...
+  // A binding not over HTTP (OperationBinding::over_http) takes no raw HTTP
+  // steps and no test written for the HTTP bindings.
   bool v03 = b.ends_with("@0.3");
   std::string transport = v03 ? b.substr(0, b.size() - 4) : b;
-  if (transport != "jsonrpc" && transport != "rest") {
+  const OperationBinding* rb = find_binding(b);
+  if (!(rb && rb->over_http)) {
     if (t.binding == "http") return "written for the HTTP bindings; this run is " + b;
     if (!t.binding.empty() && t.binding != transport) return "written for the " + t.binding + " binding; this run is " + b;
     if (t.binding.empty() && has_step_kind(t.steps, scenario::StepKind::kRaw))
@@ -307,7 +309,9 @@ std::string replay_command(const scenario::Test& t, const RunConfig& c, const Bi
     if (!target && c.profile.name != "p46") cmd += " --profile " + shell_quote(c.profile.name);
   } else if (target && c.in_process_agent) {
     cmd = "a2a-conform run --binding " + target->binding;
-    for (const auto& f : c.agent_faults) cmd += " --" + target->binding + "-fault " + shell_quote(f);
+    const auto* b = find_binding(target->binding);
+    for (const auto& f : c.agent_faults)
+      cmd += " " + (b && !b->fault_option.empty() ? b->fault_option : "--fault") + " " + shell_quote(f);
   } else if (!c.target_url.empty()) {
     cmd = "a2a-conform run --url " + shell_quote(c.target_url);
     if (target && target->is_network()) cmd += " --binding " + target->binding;

@@ -35,10 +35,10 @@ const OperationBinding* find_binding(std::string_view key) {
   return nullptr;
 }
 
-const OperationBinding* find_binding_by_card_name(std::string_view card_name) {
+const OperationBinding* find_binding_by_card_name(std::string_view card_name, std::string_view version_family) {
   auto& r = registry();
   for (const auto& b : r.bindings)
-    if (b.card_name == card_name) return &b;
+    if (!b.card_name.empty() && b.card_name == card_name && b.protocol_version == version_family) return &b;
   return nullptr;
 }
 

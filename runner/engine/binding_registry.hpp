@@ -2,8 +2,8 @@
 // binding is one folder (runner/bindings/<name>/) that fills in an
 // OperationBinding and one registration call (register_bindings(), in the
 // CLI). The engine dispatches abstract operations, card discovery, --binding
-// and error matching through this table; the stdio binding and the two HTTP
-// bindings (jsonrpc, rest) are still wired into the engine directly.
+// and error matching through this table, for every binding: stdio, jsonrpc,
+// rest, their A2A 0.3 adapters (jsonrpc@0.3, rest@0.3), grpc, loopback.
 #pragma once
 
 #include <functional>
@@ -77,6 +77,12 @@ struct OperationBinding {
   std::string key;        // "grpc": --binding, BindingTarget::binding, results' binding
   std::string card_name;  // "GRPC": AgentInterface.protocolBinding
   std::string title;      // "gRPC": for people
+  // The A2A version family of the interfaces it tests: "1" (1.x), or "0.3"
+  // for an adapter keyed "<key>@0.3" (a card interface whose protocolVersion is 0.3).
+  std::string protocol_version = "1";
+  // Rides on HTTP (jsonrpc, rest and their 0.3 adapters): raw HTTP steps and
+  // tests written for "the HTTP bindings" (x-binding: http) apply to it.
+  bool over_http = false;
   // Why an interface URL (from the card, or --url) is not usable; "" when it is.
   std::function<std::string(const std::string& url)> check_url;
   // One abstract operation (ACTS name, params final): never throws, bounded by the deadline.
@@ -92,16 +98,21 @@ struct OperationBinding {
   // run's agent, with the faults named on the command line (an error, exit 2,
   // for a fault it cannot inject). Empty: the binding reaches an agent at --url.
   std::function<core::Expected<InProcessAgent>(const std::vector<std::string>& faults)> start_agent;
+  // In-process bindings: the CLI option that names those faults
+  // ("--loopback-fault"), as replay commands repeat it.
+  std::string fault_option;
 };
 
 // Adds (or replaces, by key) a binding. Call before any run starts.
 void register_binding(OperationBinding b);
 const OperationBinding* find_binding(std::string_view key);
-const OperationBinding* find_binding_by_card_name(std::string_view card_name);
+// The binding that tests a card interface: its protocolBinding and the
+// version family ("1" or "0.3") of its protocolVersion.
+const OperationBinding* find_binding_by_card_name(std::string_view card_name, std::string_view version_family = "1");
 // Registered keys, in registration order.
 std::vector<std::string> registered_bindings();
 
-// Every binding this build has (runner/cli/bindings.cpp): the one place a
+// Every binding this build has (runner/bindings/all/register_bindings.cpp): the one place a
 // new binding is registered.
 void register_bindings();
 

@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "runner/core/escape.hpp"
-#include "runner/engine/stdio_ops.hpp"
+#include "runner/engine/operations.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"
 #include "runner/wire/sse.hpp"

@@ -15,12 +15,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-std::string binding_of(const std::string& protocol_binding) {
-  if (protocol_binding == "JSONRPC") return "jsonrpc";
-  if (protocol_binding == "HTTP+JSON") return "rest";
-  return "";
-}
-
 bool is_v1(const std::string& version) { return version == "1" || version.starts_with("1."); }
 bool is_v03(const std::string& version) { return version == "0.3" || version.starts_with("0.3."); }
 
@@ -40,21 +34,24 @@ std::optional<BindingTarget> one_interface(const Json& e, size_t i, std::string&
   std::string version = str_member(e, "protocolVersion");
   std::string label = where + " (" + (pb.empty() ? "no protocolBinding" : pb) + " at " +
                       (url.empty() ? "no url" : url) + ")";
-  std::string binding = binding_of(pb);
-  const OperationBinding* registered = binding.empty() ? find_binding_by_card_name(pb) : nullptr;
-  if (registered) binding = registered->key;
-  if (pb == "GRPC" && !registered) note = label + ": not tested (this build has no gRPC binding)";
-  else if (binding.empty()) note = label + ": unknown protocolBinding, not tested";
-  else if (registered && !is_v1(version))
-    note = label + ": protocolVersion '" + version + "' is not tested (the " + registered->title +
-           " binding is tested as A2A 1.x)";
-  else if (!is_v1(version) && !is_v03(version))
-    note = label + ": protocolVersion '" + version + "' is not tested (only 1.x and 0.3 are supported)";
-  else if (registered) {
-    if (auto why = registered->check_url(url); !why.empty()) note = label + ": url is not usable (" + why + "), not tested";
-  } else if (auto u = transport::Url::parse(url); !u)
-    note = label + ": url is not usable (" + u.error().message + "), not tested";
+  // The registry knows which binding tests it: by protocolBinding and the
+  // version family (0.3 interfaces go to the "<key>@0.3" adapters).
+  const OperationBinding* registered = find_binding_by_card_name(pb, is_v03(version) ? "0.3" : "1");
+  const OperationBinding* v1 = find_binding_by_card_name(pb, "1");
+  if (!v1 && !registered) {
+    if (pb == "GRPC") note = label + ": not tested (this build has no gRPC binding)";
+    else note = label + ": unknown protocolBinding, not tested";
+  } else if (!registered || (!is_v1(version) && !is_v03(version))) {
+    bool has_v03 = find_binding_by_card_name(pb, "0.3") != nullptr;
+    note = label + ": protocolVersion '" + version + "' is not tested " +
+           (has_v03 ? std::string("(only 1.x and 0.3 are supported)")
+                    : "(the " + (v1 ? v1->title : pb) + " binding is tested as A2A 1.x)");
+  } else if (auto why = registered->check_url(url); !why.empty()) {
+    note = label + ": url is not usable (" + why + "), not tested";
+  }
   if (!note.empty()) return std::nullopt;
+  // The target names the transport; BindingTarget::key() adds "@0.3" back.
+  std::string binding = registered->key.substr(0, registered->key.find('@'));
   return BindingTarget{binding, url, str_member(e, "tenant"), version};
 }
 

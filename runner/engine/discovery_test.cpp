@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "runner/engine/binding_registry.hpp"
 #include "runner/engine/discovery.hpp"
 #include "runner/engine/engine_test_support.hpp"
 
@@ -18,6 +19,25 @@ struct MapCase {
 std::string show(const BindingTarget& b) { return b.binding + " " + b.url + " " + b.tenant; }
 
 class MapInterfaces : public ::testing::TestWithParam<MapCase> {};
+
+// A GRPC interface is a target in a build with the gRPC binding (-DA2A_GRPC=ON,
+// the default) and a note naming what is missing in one without it.
+TEST(MapInterfacesGrpc, IsATargetOnlyWhenTheBindingIsBuilt) {
+  InterfaceMap m = map_interfaces(Json::parse(
+      R"({"supportedInterfaces":[{"url":"127.0.0.1:9","protocolBinding":"GRPC","protocolVersion":"1.0"},
+                                 {"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})"));
+  std::vector<std::string> got;
+  for (const auto& t : m.targets) got.push_back(show(t));
+  if (find_binding("grpc")) {
+    EXPECT_EQ(got, (std::vector<std::string>{"grpc 127.0.0.1:9 ", "jsonrpc http://h/ "}));
+    EXPECT_TRUE(m.notes.empty()) << m.notes.front();
+  } else {
+    EXPECT_EQ(got, (std::vector<std::string>{"jsonrpc http://h/ "}));
+    ASSERT_EQ(m.notes.size(), 1u);
+    EXPECT_NE(m.notes[0].find("GRPC at 127.0.0.1:9): not tested (this build has no gRPC binding)"), std::string::npos)
+        << m.notes[0];
+  }
+}
 
 TEST_P(MapInterfaces, GivesTargetsAndNotes) {
   const auto& c = GetParam();
@@ -40,10 +60,6 @@ INSTANTIATE_TEST_SUITE_P(
         MapCase{"TenantIsKept",
                 R"({"supportedInterfaces":[{"url":"http://h/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"1.3","tenant":"acme"}]})",
                 {"rest http://h/a2a acme"}, {}},
-        MapCase{"GrpcIsANote",
-                R"({"supportedInterfaces":[{"url":"http://h:9","protocolBinding":"GRPC","protocolVersion":"1.0"},
-                                            {"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})",
-                {"jsonrpc http://h/ "}, {"GRPC at http://h:9): not tested (this build has no gRPC binding)"}},
         MapCase{"UnknownBindingIsANote",
                 R"({"supportedInterfaces":[{"url":"http://h/","protocolBinding":"urn:x:mqtt","protocolVersion":"1.0"}]})",
                 {}, {"unknown protocolBinding"}},

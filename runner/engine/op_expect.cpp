@@ -98,7 +98,6 @@ StepOutcome check_expectations(Session& s, const Step& st, const OpResult& r, bo
 namespace {
 
 match::MatchResult match_expected_error(const OpResult& r, const Json& expect_error) {
-  if (r.binding == "rest") return match::match_rest_error(r.error, r.error_status, expect_error);
   if (const auto* b = find_binding(r.binding); b && b->match_error) return b->match_error(r, expect_error);
   return match::match_error(r.error, expect_error);
 }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "runner/engine/session.hpp"
-#include "runner/engine/stdio_ops.hpp"
+#include "runner/engine/operations.hpp"
 #include "runner/engine/step_outcome.hpp"
 #include "runner/scenario/model.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "runner/core/escape.hpp"
 #include "runner/engine/discovery.hpp"
-#include "runner/engine/http_ops.hpp"
+#include "runner/engine/operations.hpp"
 #include "runner/engine/op_expect.hpp"
 #include "runner/engine/step_exec.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -48,7 +48,7 @@ Json with_message_id(Json body) {
 transport::HttpRequest build_request(const Session& s, const Json& spec, transport::Url& url) {
   std::string path = spec.value("path", "/");
   auto base = transport::Url::parse(s.config->target_url);
-  url = path.starts_with("/.well-known/") && base ? *base : http_detail::interface_url(s);
+  url = path.starts_with("/.well-known/") && base ? *base : interface_url(s);
   if (path.starts_with("/.well-known/")) url.query.clear();
   url = url.join(path);
   transport::HttpRequest req;
@@ -130,7 +130,7 @@ core::Expected<transport::HttpResponse> send_raw(Session& s, const Step& st, cor
   if (st.raw_bytes) {
     // A fresh connection: raw() never reuses one, so malformed bytes cannot
     // leave a broken connection behind for the next step.
-    auto url = http_detail::interface_url(s);
+    auto url = interface_url(s);
     auto lease = s.http->acquire(url);
     return lease->raw(*st.raw_bytes, d);
   }

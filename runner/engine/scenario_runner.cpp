@@ -8,7 +8,7 @@
 #include "runner/engine/client_exec.hpp"
 #include "runner/engine/scenario_parts.hpp"
 #include "runner/engine/session.hpp"
-#include "runner/engine/stdio_ops.hpp"
+#include "runner/engine/operations.hpp"
 #include "runner/engine/step_exec.hpp"
 #include "runner/engine/webhooks.hpp"
 

@@ -9,7 +9,7 @@
 #include "runner/engine/op_expect.hpp"
 #include "runner/engine/raw_exec.hpp"
 #include "runner/engine/scenario_runner.hpp"
-#include "runner/engine/stdio_ops.hpp"
+#include "runner/engine/operations.hpp"
 #include "runner/engine/webhooks.hpp"
 #include "runner/engine/wire_exec.hpp"
 #include "runner/match/assert.hpp"

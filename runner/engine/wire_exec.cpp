@@ -4,7 +4,7 @@
 
 #include "runner/core/escape.hpp"
 #include "runner/engine/client_exec.hpp"
-#include "runner/engine/stdio_ops.hpp"
+#include "runner/engine/operations.hpp"
 #include "runner/engine/webhooks.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"

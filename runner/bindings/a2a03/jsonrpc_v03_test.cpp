@@ -9,12 +9,16 @@
 
 #include "runner/engine/discovery.hpp"
 #include "runner/engine/engine_test_support.hpp"
-#include "runner/engine/http_ops.hpp"
+#include "runner/engine/binding_registry.hpp"
+#include "runner/engine/operations.hpp"
 #include "runner/engine/run.hpp"
 #include "runner/engine/scenario_runner.hpp"
 
 namespace a2a::engine {
 namespace {
+
+// The bindings under test, as the CLI registers them.
+[[maybe_unused]] const bool registered = (register_bindings(), true);
 
 using testing::HttpSessionFixture;
 using testing::json_reply;

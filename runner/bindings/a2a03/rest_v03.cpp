@@ -9,14 +9,17 @@
 #include "runner/a2a/v03.hpp"
 #include "runner/a2a/v03_rest.hpp"
 #include "runner/core/escape.hpp"
-#include "runner/engine/http_ops.hpp"
+#include "runner/bindings/a2a03/a2a03_bindings.hpp"
+#include "runner/bindings/http/http_exchange.hpp"
+#include "runner/transport/transcript.hpp"
 #include "runner/jsonrpc/message.hpp"
+#include "runner/match/error_expect.hpp"
 
-namespace a2a::engine {
+namespace a2a::bindings {
 
 namespace {
 
-using namespace http_detail;
+using namespace http;
 
 bool is_2xx(int status) { return status >= 200 && status < 300; }
 
@@ -62,9 +65,8 @@ void take_body(OpResult& r, model::Operation op, const std::string& body, const 
   r.result = std::move(t.json);
 }
 
-}  // namespace
-
-OpResult rest_v03_operation(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
+OpResult rest_v03_call(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
+  if (operation == "get_agent_card") return fetch_card_operation(s, d);
   OpResult r;
   r.binding = "rest@0.3";
   auto op = model::operation_from_acts(operation);
@@ -84,7 +86,7 @@ OpResult rest_v03_operation(Session& s, const std::string& operation, const Json
   }
   // The interface URL is the base the /v1 routes hang off (the JS SDK's card
   // lists the bare origin); a trailing '/' is not doubled.
-  auto base = interface_url(s);
+  auto base = engine::interface_url(s);
   std::string prefix = base.path;
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
   auto url = base;
@@ -133,7 +135,7 @@ OpResult rest_v03_operation(Session& s, const std::string& operation, const Json
       add_violation(r, "a streaming call was answered with one JSON body, not an SSE stream" + kRule);
     return r;
   }
-  check_v03_final(r, is_status, finals);
+  a2a03::check_final(r, is_status, finals);
   if (r.events.empty() && !r.stream_errors.empty()) {
     r.status = OpResult::Status::kError;
     r.error = r.stream_errors.front();
@@ -144,4 +146,21 @@ OpResult rest_v03_operation(Session& s, const std::string& operation, const Json
   return r;
 }
 
-}  // namespace a2a::engine
+}  // namespace
+
+engine::OperationBinding rest_v03_operation_binding() {
+  engine::OperationBinding b;
+  b.key = "rest@0.3";
+  b.card_name = "HTTP+JSON";
+  b.protocol_version = "0.3";
+  b.title = "HTTP+JSON/REST (A2A 0.3)";
+  b.over_http = true;
+  b.check_url = http::url_problem;
+  b.call = rest_v03_call;
+  // 0.3 REST errors were never standardized: matched by the A2A code the
+  // answer was translated to, as on JSON-RPC.
+  b.match_error = [](const engine::OpResult& r, const nlohmann::json& expect_error) { return match::match_error(r.error, expect_error); };
+  return b;
+}
+
+}  // namespace a2a::bindings

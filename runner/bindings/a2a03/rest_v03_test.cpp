@@ -1,4 +1,4 @@
-// The runner's A2A 0.3 profile on HTTP+JSON/REST (rest_v03_ops.cpp) against a
+// The runner's A2A 0.3 profile on HTTP+JSON/REST (runner/bindings/a2a03/rest_v03.cpp) against a
 // scripted agent: /v1 routes with ProtoJSON 0.3 bodies and no A2A-Version,
 // answers translated to 1.0, the A2A error code read from a bare {code,
 // message} body or else the HTTP status, and the stream's final:true rule.
@@ -7,11 +7,15 @@
 #include <memory>
 
 #include "runner/engine/engine_test_support.hpp"
-#include "runner/engine/http_ops.hpp"
+#include "runner/engine/binding_registry.hpp"
+#include "runner/engine/operations.hpp"
 #include "runner/engine/scenario_runner.hpp"
 
 namespace a2a::engine {
 namespace {
+
+// The bindings under test, as the CLI registers them.
+[[maybe_unused]] const bool registered = (register_bindings(), true);
 
 using testing::HttpSessionFixture;
 using testing::json_reply;

@@ -18,7 +18,7 @@
 
 #include "runner/bindings/grpc/grpc_scripted_agent.hpp"
 #include "runner/core/escape.hpp"
-#include "runner/engine/http_ops.hpp"
+#include "runner/bindings/http/http_exchange.hpp"
 #include "runner/engine/session.hpp"
 #include "runner/grpc/byte_buffer.hpp"
 #include "runner/grpc/generic_call.hpp"
@@ -148,7 +148,7 @@ bool no_answer(const grpc::Status& st, const core::Deadline& d, OpResult& r, Ses
 OpResult grpc_call(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
   if (operation == "get_agent_card") {
     // The card is served over HTTP at --url (a gRPC interface has no card method but the extended one).
-    OpResult r = engine::fetch_card_operation(s, d);
+    OpResult r = http::fetch_card_operation(s, d);
     r.binding = "grpc";
     return r;
   }
@@ -161,7 +161,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
   }
   const auto& method = grpcwire::method_of(*op);
   std::string path = grpcwire::method_path(*op);
-  Json p = engine::http_detail::with_tenant(s, params);
+  Json p = engine::with_tenant(s, params);
   auto bytes = grpcwire::json_to_binary(*method.input_type(), p);
   if (!bytes) {
     r.not_expressible = bytes.error().message;

@@ -1,33 +1,35 @@
-// ACTS abstract operations over the HTTP bindings (JSON-RPC over HTTP, REST),
-// as stdio_ops.hpp does for stdio: the assertion root is the A2A object, and
-// every departure from the binding's rules is a violation even when the A2A
-// payload is fine. Common to both: `A2A-Version: <the test's spec_version>`,
-// and the interface's tenant added to params unless they carry one.
+// What the HTTP bindings share (JSON-RPC over HTTP+SSE, HTTP+JSON/REST, and
+// their A2A 0.3 adapters): the request every call sends (A2A-Version,
+// Accept, --header), one unary exchange and one SSE stream over the
+// session's connection pool, bounded in bytes, events and time, and the
+// agent card fetched from --url. Every departure from HTTP's or SSE's rules
+// is a violation in the OpResult (docs/bindings.md).
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "runner/engine/stdio_ops.hpp"
+#include "runner/engine/operations.hpp"
+#include "runner/transport/http_client.hpp"
 #include "runner/transport/url.hpp"
 
-namespace a2a::engine {
+namespace a2a::bindings::http {
 
-OpResult call_http_operation(Session& s, const std::string& operation, const Json& params,
-                             core::Deadline deadline);
-// get_agent_card: GET {--url}/.well-known/agent-card.json (any binding's card is served over HTTP).
-OpResult fetch_card_operation(Session& s, core::Deadline deadline);
+using engine::OpResult;
+using engine::Session;
+using Json = nlohmann::json;
 
-namespace http_detail {
+// Why a URL cannot be an HTTP interface ("" when it can): check_url of the HTTP bindings.
+std::string url_problem(const std::string& url);
 
-// The interface's tenant, unless `params` name one.
-Json with_tenant(const Session& s, const Json& params);
-transport::Url interface_url(const Session& s);
-// POST/GET/... with A2A-Version, Accept (text/event-stream for streams) and,
-// with a body, Content-Type application/json.
+// POST/GET/... with A2A-Version (not on an A2A 0.3 interface), Accept
+// (text/event-stream for streams), every --header and, with a body,
+// Content-Type application/json.
 transport::HttpRequest make_request(const Session& s, std::string method, std::string target,
                                     bool streaming, const std::optional<std::string>& body);
+// Adds a violation once (at most 8 per result).
 void add_violation(OpResult& r, std::string what);
 bool is_json_type(const std::string& content_type);  // application/json or application/a2a+json
 // The Content-Type's media type, lower-cased, without parameters ("" when none).
@@ -50,19 +52,12 @@ bool stream_exchange(Session& s, const transport::Url& url, const transport::Htt
                      core::Deadline d, OpResult& r, const std::function<void(const std::string&)>& on_data,
                      std::string& whole, bool& collected);
 
-// The A2A 0.3 profile: each translation note is a violation naming the 0.3
+// The A2A 0.3 adapters: each translation note is a violation naming the 0.3
 // rule (what = "result", "stream event", ...).
 void v03_notes(OpResult& r, const std::vector<std::string>& notes, const std::string& what);
-// The 0.3 stream's end (§9.1 "End of stream"): the last status-update carries
-// final:true and nothing follows an event that does. One entry per event.
-void check_v03_final(OpResult& r, const std::vector<bool>& is_status, const std::vector<bool>& finals);
 
-}  // namespace http_detail
+// get_agent_card on any network binding: GET {--url}/.well-known/agent-card.json
+// (every binding's card is served over HTTP); a 0.3 interface's card is read as 1.0.
+OpResult fetch_card_operation(Session& s, core::Deadline deadline);
 
-// rest_v03_ops.cpp: abstract operations on a rest@0.3 interface.
-OpResult rest_v03_operation(Session& s, const std::string& operation, const Json& params, core::Deadline deadline);
-
-// rest_ops.cpp
-OpResult rest_operation(Session& s, const std::string& operation, const Json& params, core::Deadline deadline);
-
-}  // namespace a2a::engine
+}  // namespace a2a::bindings::http

@@ -3,19 +3,22 @@
 // table; 2xx = the result, any other status = an error whose body must be a
 // google.rpc.Status ({"error": {code, status, message, details}}, code = the
 // HTTP status); streams are SSE of bare StreamResponses.
+#include "runner/bindings/rest/rest_binding.hpp"
+#include "runner/bindings/http/http_exchange.hpp"
+
 #include <algorithm>
 
 #include "runner/a2a/rest_routes.hpp"
 #include "runner/core/escape.hpp"
-#include "runner/engine/http_ops.hpp"
 #include "runner/jsonrpc/message.hpp"
+#include "runner/match/error_expect.hpp"
 #include "runner/match/match_result.hpp"
 
-namespace a2a::engine {
+namespace a2a::bindings {
 
 namespace {
 
-using namespace http_detail;
+using namespace http;
 
 bool is_2xx(int status) { return status >= 200 && status < 300; }
 
@@ -82,9 +85,8 @@ void take_event(OpResult& r, const std::string& data) {
   r.events.push_back(std::move(j));
 }
 
-}  // namespace
-
-OpResult rest_operation(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
+OpResult rest_call(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
+  if (operation == "get_agent_card") return fetch_card_operation(s, d);
   OpResult r;
   r.binding = "rest";
   auto op = model::operation_from_acts(operation);
@@ -92,8 +94,8 @@ OpResult rest_operation(Session& s, const std::string& operation, const Json& pa
     r.problem = "operation " + operation + " has no REST route";
     return r;
   }
-  model::RestCall rc = model::rest_call(*op, with_tenant(s, params));
-  auto url = interface_url(s).join(rc.target());
+  model::RestCall rc = model::rest_call(*op, engine::with_tenant(s, params));
+  auto url = engine::interface_url(s).join(rc.target());
   std::optional<std::string> body;
   if (rc.body) body = jsonrpc::dump(*rc.body);
   bool streaming = model::is_streaming(*op);
@@ -127,4 +129,20 @@ OpResult rest_operation(Session& s, const std::string& operation, const Json& pa
   return r;
 }
 
-}  // namespace a2a::engine
+}  // namespace
+
+engine::OperationBinding rest_operation_binding() {
+  engine::OperationBinding b;
+  b.key = "rest";
+  b.card_name = "HTTP+JSON";
+  b.title = "HTTP+JSON/REST";
+  b.over_http = true;
+  b.check_url = http::url_problem;
+  b.call = rest_call;
+  b.match_error = [](const engine::OpResult& r, const nlohmann::json& expect_error) {
+    return match::match_rest_error(r.error, r.error_status, expect_error);
+  };
+  return b;
+}
+
+}  // namespace a2a::bindings

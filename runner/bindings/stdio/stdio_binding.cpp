@@ -1,14 +1,23 @@
-#include "runner/engine/stdio_ops.hpp"
+// The stdio binding (docs/stdio-binding.md, profiles p46 and stdio-json):
+// one JSON-RPC request with the profile's method name on the agent's stdin,
+// then the response with our id (unary) or the profile's stream events and
+// its end (streaming), read from the session's AgentConnection. Every
+// departure from the envelope rules is a violation (P46 §3.5-3.6).
+#include "runner/bindings/stdio/stdio_binding.hpp"
 
-#include "runner/engine/binding_registry.hpp"
-
-#include "runner/engine/http_ops.hpp"
-
+#include "runner/engine/operations.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"
+#include "runner/match/error_expect.hpp"
 #include "runner/match/match_result.hpp"
 
-namespace a2a::engine {
+namespace a2a::bindings {
+
+using engine::InboxFrame;
+using engine::OpResult;
+using engine::Session;
+using Json = nlohmann::json;
+
 
 namespace {
 
@@ -36,7 +45,7 @@ void no_response(OpResult& r, Session& s, const std::string& what, core::Deadlin
   std::string why = s.conn->why();
   r.deadline_hit = s.deadline.expired();
   r.problem = what + (why.empty() ? " before the step deadline" : ": " + why);
-  std::string pend = describe_pending(*s.conn);
+  std::string pend = engine::describe_pending(*s.conn);
   if (!pend.empty()) r.problem += "; " + pend;
 }
 
@@ -155,18 +164,13 @@ OpResult unary_call(Session& s, const Json& id, core::Deadline deadline) {
 
 }  // namespace
 
-bool is_streaming_operation(std::string_view operation) {
-  return operation == "send_streaming_message" || operation == "subscribe_to_task";
-}
+namespace {
 
-OpResult call_operation(Session& s, const std::string& operation, const Json& params,
-                        core::Deadline deadline) {
-  if (s.is_http()) return call_http_operation(s, operation, params, deadline);
-  if (s.is_network()) {
-    if (const auto* b = find_binding(s.binding())) return b->call(s, operation, params, deadline);
+OpResult stdio_call(Session& s, const std::string& operation, const Json& params, core::Deadline deadline) {
+  if (!s.conn) {
     OpResult r;
-    r.binding = s.binding();
-    r.problem = "this build has no " + s.binding() + " binding";
+    r.binding = "stdio";
+    r.problem = "no agent process: the stdio binding needs --agent";
     return r;
   }
   std::string method = s.profile().method(operation);
@@ -185,21 +189,20 @@ OpResult call_operation(Session& s, const std::string& operation, const Json& pa
                 deadline);
     return r;
   }
-  return is_streaming_operation(operation) ? stream_call(s, id, deadline)
+  return engine::is_streaming_operation(operation) ? stream_call(s, id, deadline)
                                            : unary_call(s, id, deadline);
 }
 
-std::string describe_pending(const AgentConnection& conn, size_t max_frames) {
-  size_t total = conn.unconsumed();
-  auto frames = conn.pending(max_frames);  // not all: a flood may have queued 64 MiB
-  if (frames.empty()) return {};
-  std::string out = std::to_string(total) + " unconsumed frame(s) from the agent: ";
-  for (size_t i = 0; i < frames.size(); ++i) {
-    if (i) out += "; ";
-    out += frames[i].json ? match::compact(*frames[i].json, 160)
-                          : "(not JSON: " + frames[i].json_error + ") " + frames[i].body.substr(0, 80);
-  }
-  return out;
+}  // namespace
+
+engine::OperationBinding stdio_operation_binding() {
+  engine::OperationBinding b;
+  b.key = "stdio";
+  b.title = "stdio";  // no card_name: an agent process is not an interface a card lists
+  b.check_url = [](const std::string&) { return std::string("the stdio binding reaches an agent process, not a URL"); };
+  b.call = stdio_call;
+  b.match_error = [](const OpResult& r, const Json& expect_error) { return match::match_error(r.error, expect_error); };
+  return b;
 }
 
-}  // namespace a2a::engine
+}  // namespace a2a::bindings
