@@ -11,6 +11,16 @@ namespace a2a::cli {
 
 namespace {
 
+// --binding's choices: every registered binding reached over a network or
+// in process (not stdio, which --agent selects; not the "@0.3" adapters,
+// which --a2a-version selects).
+std::vector<std::string> network_binding_keys() {
+  std::vector<std::string> out;
+  for (const auto& k : engine::registered_bindings())
+    if (k != "stdio" && k.find('@') == std::string::npos) out.push_back(k);
+  return out;
+}
+
 void add_selection_flags(CLI::App* app, Options& o,
                          const char* paths_help = "Scenario files (ACTS YAML); default: every suites/**/*.acts.yaml") {
   app->add_option("paths", o.paths, paths_help);
@@ -33,7 +43,7 @@ void add_selection_flags(CLI::App* app, Options& o,
 
 // `run`: an agent executable (stdio) or an HTTP agent (--url).
 CLI::App* add_run_command(CLI::App& app, Options& o) {
-  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio), an HTTP or gRPC agent (--url), "
+  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio), an HTTP, gRPC or WebSocket agent (--url), "
                                  "or the reference agent in process (--binding loopback)");
   run->add_option("--agent", o.agents, "Agent command line, e.g. \"./agent --stdio\" (spawned once per scenario). "
                   "Repeatable, and may be mixed with --url: each target is run in turn with the same selection "
@@ -43,10 +53,10 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--url", o.urls, "HTTP agent base URL: its card (URL/.well-known/agent-card.json) names the interfaces "
                   "to test (repeatable, like --agent)")
       ->allow_extra_args(false);
-  run->add_option("--binding", o.bindings, "With --url: test only this binding, jsonrpc, rest or grpc (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface: for grpc, HOST:PORT or http://HOST:PORT). "
+  run->add_option("--binding", o.bindings, "With --url: test only this binding: jsonrpc, rest, grpc or websocket (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface: for grpc, HOST:PORT or http://HOST:PORT). "
                   "Alone (no --url, no --agent): loopback, the reference agent's core linked into the runner, "
                   "for the abstract-operation suites without processes or sockets (docs/bindings.md)")
-      ->check(CLI::IsMember({"jsonrpc", "rest", "grpc", "loopback"}))
+      ->check(CLI::IsMember(network_binding_keys()))
       ->allow_extra_args(false);
   run->add_option("--loopback-fault", o.loopback_faults,
                   "With --binding loopback: inject this a2a-ref-agent fault into the in-process agent (repeatable; "
