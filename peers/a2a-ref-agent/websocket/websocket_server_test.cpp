@@ -43,6 +43,32 @@ TEST(WebSocketAgent, SendMessageThenGetTask) {
   EXPECT_EQ((*g)["result"]["id"], id);
 }
 
+TEST(WebSocketAgent, EveryUnaryMethodIsRouted) {
+  WsFixture f;
+  auto c = f.client();
+  auto call = [&](const std::string& method, const Json& params) {
+    static int n = 0;
+    Json id = "u-" + std::to_string(++n);
+    EXPECT_TRUE(c->request(id, method, params));
+    auto j = c->read_json();
+    EXPECT_TRUE(j) << method;
+    if (!j) return Json();
+    EXPECT_EQ((*j)["id"], id) << method;
+    EXPECT_TRUE(j->contains("result")) << method << ": " << j->dump();
+    return (*j)["result"];
+  };
+  Json sent = call("SendMessage", send_params("tck-cancel hold", Json{{"returnImmediately", true}}));
+  std::string id = sent["task"]["id"];
+  EXPECT_GE(call("ListTasks", Json::object())["tasks"].size(), 1u);
+  Json created = call("CreateTaskPushNotificationConfig", Json{{"taskId", id}, {"url", "https://example.com/hook"}});
+  EXPECT_EQ(created["url"], "https://example.com/hook");
+  std::string cfg = created["id"];
+  EXPECT_EQ(call("GetTaskPushNotificationConfig", Json{{"taskId", id}, {"id", cfg}})["id"], cfg);
+  EXPECT_EQ(call("ListTaskPushNotificationConfigs", Json{{"taskId", id}})["configs"].size(), 1u);
+  call("DeleteTaskPushNotificationConfig", Json{{"taskId", id}, {"id", cfg}});
+  EXPECT_EQ(state_of(call("CancelTask", Json{{"id", id}})), "TASK_STATE_CANCELED");
+}
+
 TEST(WebSocketAgent, GetTaskOfAnUnknownTaskIsTaskNotFound) {
   WsFixture f;
   auto c = f.client();
