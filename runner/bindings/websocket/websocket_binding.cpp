@@ -1,5 +1,6 @@
 #include "runner/bindings/websocket/websocket_binding.hpp"
 
+#include <deque>
 #include <mutex>
 
 #include "runner/a2a/methods.hpp"
@@ -28,7 +29,16 @@ struct WsState : engine::BindingState {
   std::mutex mu;
   std::unique_ptr<transport::WsConnection> conn;
   std::string failed;  // why the connection could not be opened (it is not retried)
+  // Ids of requests already answered (the last kMaxFinished): a frame with
+  // one of them is a late frame, after the request's final frame.
+  std::mutex finished_mu;
+  std::deque<Json> finished;
 };
+
+constexpr size_t kMaxFinished = 256;
+// How long a stream's connection is watched after its completion frame for
+// frames that follow it (the agent writes them in the same burst).
+constexpr int kLateGraceMs = 100;
 
 transport::WsConnection* connection(Session& s, core::Deadline d, OpResult& r) {
   auto st = std::dynamic_pointer_cast<WsState>(s.binding_state);
@@ -75,6 +85,47 @@ std::string describe_pending(transport::WsConnection& c) {
   for (size_t i = 0; i < frames.size(); ++i)
     out += (i ? "; " : "") + std::string(frames[i].text ? "" : "(binary) ") + core::escape_bytes(frames[i].payload, 160);
   return out;
+}
+
+WsState* state(Session& s) { return dynamic_cast<WsState*>(s.binding_state.get()); }
+
+// Frames with the id of an answered request (a second response, events or a
+// completion after the final frame): one violation each. JSON-RPC 2.0 §5
+// gives a request one response; on this binding a stream's frames end with
+// its completion or its error frame (docs/websocket.md).
+void take_late_frames(Session& s, transport::WsConnection& c, OpResult& r, core::Deadline until) {
+  auto* st = state(s);
+  if (!st) return;
+  std::deque<Json> done;
+  {
+    std::lock_guard<std::mutex> lk(st->finished_mu);
+    done = st->finished;
+  }
+  if (done.empty()) return;
+  auto late = [&](const transport::WsFrame& f) {
+    Json j = parse(f);
+    if (!j.is_object() || j.contains("method") || !j.contains("id")) return false;
+    for (const auto& id : done)
+      if (match::strictly_equal(j["id"], id)) return true;
+    return false;
+  };
+  for (int i = 0; i < 8; ++i) {
+    auto f = c.take(late, until);
+    if (!f) return;
+    if (s.transcript) s.transcript->add(transport::Direction::kFromPeer, f->payload);
+    add_violation(r, "a frame came for request id " + match::compact(parse(*f)["id"]) +
+                         " after its final frame (one response per request, JSON-RPC 2.0 §5; a stream ends at "
+                         "its completion or error frame, docs/websocket.md): " +
+                         core::escape_bytes(f->payload, 160));
+  }
+}
+
+void mark_finished(Session& s, const Json& id) {
+  auto* st = state(s);
+  if (!st) return;
+  std::lock_guard<std::mutex> lk(st->finished_mu);
+  st->finished.push_back(id);
+  if (st->finished.size() > kMaxFinished) st->finished.pop_front();
 }
 
 void no_response(OpResult& r, Session& s, transport::WsConnection& c, const std::string& what) {
@@ -177,8 +228,18 @@ OpResult ws_call(Session& s, const std::string& operation, const Json& params, c
     no_response(r, s, *c, "could not write the request (" + sent.error().message + ")");
     return r;
   }
-  if (model::is_streaming(*op)) read_stream(s, *c, id, d, r);
+  // Frames that came late for earlier requests count against this step.
+  take_late_frames(s, *c, r, core::Deadline::after(core::Millis(0)));
+  bool streaming = model::is_streaming(*op);
+  if (streaming) read_stream(s, *c, id, d, r);
   else read_unary(s, *c, id, d, r);
+  if (r.status != OpResult::Status::kNoResponse) {
+    mark_finished(s, id);
+    // Anything the agent wrote with this id after the final frame, in the
+    // same burst (bounded by the step's deadline).
+    auto grace = core::Deadline::after(core::Millis(streaming ? kLateGraceMs : 0)).min(d);
+    take_late_frames(s, *c, r, grace);
+  }
   return r;
 }
 

@@ -233,6 +233,38 @@ TEST(WebSocketBinding, EventsAfterTheTerminalOneAreAViolation) {
   EXPECT_NE(r.violations[0].find("follows the terminal event"), std::string::npos) << r.violations[0];
 }
 
+TEST(WebSocketBinding, AFrameAfterTheCompletionIsAViolation) {
+  ScriptedWsAgent agent([](const Json& req) {
+    Json id = req["id"];
+    return std::vector<Out>{{frame(id, "result", status_event("TASK_STATE_COMPLETED"))},
+                            {frame(id, "result", kComplete)},
+                            {frame(id, "result", status_event("TASK_STATE_COMPLETED"))}};
+  });
+  Fixture f(agent.url());
+  OpResult r = f.call("send_streaming_message", msg());
+  EXPECT_EQ(r.status, OpResult::Status::kResult) << r.problem;
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_NE(r.violations[0].find("after its final frame"), std::string::npos) << r.violations[0];
+}
+
+TEST(WebSocketBinding, ALateFrameOfAnEarlierRequestCountsAgainstTheNextStep) {
+  std::atomic<int> n{0};
+  ScriptedWsAgent agent([&](const Json& req) {
+    Json id = req["id"];
+    if (n++ == 0)  // a second response to the first request
+      return std::vector<Out>{{frame(id, "result", Json::object())}, {frame(id, "result", Json::object())}};
+    return std::vector<Out>{{frame(id, "result", Json::object())}};
+  });
+  Fixture f(agent.url());
+  OpResult first = f.call("get_task", {{"id", "t"}});
+  EXPECT_EQ(first.status, OpResult::Status::kResult);
+  OpResult second = f.call("get_task", {{"id", "t"}});
+  EXPECT_EQ(second.status, OpResult::Status::kResult);
+  // The duplicate is found by whichever step looks after it arrived.
+  size_t flagged = first.violations.size() + second.violations.size();
+  EXPECT_EQ(flagged, 1u);
+}
+
 TEST(WebSocketBinding, ErrorAfterEventsEndsTheStreamAsAStreamError) {
   ScriptedWsAgent agent([](const Json& req) {
     Json id = req["id"];
