@@ -89,7 +89,9 @@ struct OperationBinding {
   std::function<OpResult(Session& s, const std::string& operation, const nlohmann::json& params,
                          core::Deadline deadline)>
       call;
-  // expect_error against one of this binding's errors (OpResult::error, error_status).
+  // expect_error against one of this binding's errors (OpResult::error,
+  // error_status). Empty: the error is a JSON-RPC {code, message, data}
+  // object, read by match::match_error (stdio, jsonrpc, websocket, ...).
   std::function<match::MatchResult(const OpResult& r, const nlohmann::json& expect_error)> match_error;
   // Client runs (`a2a-conform client --binding KEY`): the scripted agent of
   // one scenario, recording into `tr`. Empty: the binding tests no clients.

@@ -157,9 +157,8 @@ engine::OperationBinding rest_v03_operation_binding() {
   b.over_http = true;
   b.check_url = http::url_problem;
   b.call = rest_v03_call;
-  // 0.3 REST errors were never standardized: matched by the A2A code the
-  // answer was translated to, as on JSON-RPC.
-  b.match_error = [](const engine::OpResult& r, const nlohmann::json& expect_error) { return match::match_error(r.error, expect_error); };
+  // 0.3 REST errors were never standardized: the answer is translated to an
+  // A2A code, matched as on JSON-RPC (the default match_error).
   return b;
 }
 

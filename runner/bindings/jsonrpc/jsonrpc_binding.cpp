@@ -144,7 +144,6 @@ engine::OperationBinding jsonrpc_operation_binding() {
   b.over_http = true;
   b.check_url = http::url_problem;
   b.call = jsonrpc_http::jsonrpc_call;
-  b.match_error = [](const engine::OpResult& r, const nlohmann::json& expect_error) { return match::match_error(r.error, expect_error); };
   return b;
 }
 

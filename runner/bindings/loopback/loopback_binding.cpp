@@ -238,8 +238,7 @@ engine::OperationBinding loopback_operation_binding() {
     return url == kUrl ? "" : "the loopback agent runs inside the runner; it has no URL to reach (" + url + ")";
   };
   b.call = loopback_call;
-  // The core's errors are JSON-RPC error objects: the JSON-RPC matcher reads them.
-  b.match_error = [](const OpResult& r, const Json& expect) { return match::match_error(r.error, expect); };
+  // The core's errors are JSON-RPC error objects: the default match_error reads them.
   b.start_agent = start_loopback_agent;
   b.fault_option = "--loopback-fault";
   return b;

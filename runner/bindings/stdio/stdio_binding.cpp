@@ -201,7 +201,6 @@ engine::OperationBinding stdio_operation_binding() {
   b.title = "stdio";  // no card_name: an agent process is not an interface a card lists
   b.check_url = [](const std::string&) { return std::string("the stdio binding reaches an agent process, not a URL"); };
   b.call = stdio_call;
-  b.match_error = [](const OpResult& r, const Json& expect_error) { return match::match_error(r.error, expect_error); };
   return b;
 }
 

@@ -257,9 +257,6 @@ engine::OperationBinding websocket_operation_binding() {
     return "";
   };
   b.call = ws_call;
-  b.match_error = [](const engine::OpResult& r, const nlohmann::json& expect_error) {
-    return match::match_error(r.error, expect_error);
-  };
   return b;
 }
 
