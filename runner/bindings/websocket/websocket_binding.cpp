@@ -38,7 +38,7 @@ struct WsState : engine::BindingState {
 constexpr size_t kMaxFinished = 256;
 // How long a stream's connection is watched after its completion frame for
 // frames that follow it (the agent writes them in the same burst).
-constexpr int kLateGraceMs = 100;
+constexpr int kLateGraceMs = 250;
 
 transport::WsConnection* connection(Session& s, core::Deadline d, OpResult& r) {
   auto st = std::dynamic_pointer_cast<WsState>(s.binding_state);
