@@ -97,10 +97,6 @@ StepOutcome check_expectations(Session& s, const Step& st, const OpResult& r, bo
 
 namespace {
 
-match::MatchResult match_expected_error(const OpResult& r, const Json& expect_error) {
-  if (const auto* b = find_binding(r.binding); b && b->match_error) return b->match_error(r, expect_error);
-  return match::match_error(r.error, expect_error);
-}
 
 StepOutcome check_interpolated(const Step& st, const OpResult& r, bool streaming) {
   if (st.expect) {
@@ -149,5 +145,10 @@ StepOutcome check_interpolated(const Step& st, const OpResult& r, bool streaming
 }
 
 }  // namespace
+
+match::MatchResult match_expected_error(const OpResult& r, const Json& expect_error) {
+  if (const auto* b = find_binding(r.binding); b && b->match_error) return b->match_error(r, expect_error);
+  return match::match_error(r.error, expect_error);
+}
 
 }  // namespace a2a::engine

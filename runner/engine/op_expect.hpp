@@ -21,6 +21,10 @@ StepOutcome check_expectations(Session& s, const scenario::Step& st, const OpRes
 // `expect.status` on an HTTP binding: the response's HTTP status (an integer
 // or an assertion; an expected 2xx accepts any 2xx, which clients must,
 // a2a-protocol.md §4.4). Passes when there is no HTTP status to compare.
+// expect_error against a result, as its binding reads its errors
+// (OperationBinding::match_error, JSON-RPC's matcher when it has none).
+match::MatchResult match_expected_error(const OpResult& r, const Json& expect_error);
+
 StepOutcome check_http_status(const Json& expect, int http_status, bool any_2xx);
 
 // The A2A payloads of a successful abstract operation (the result, each

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "runner/engine/op_expect.hpp"
 #include "runner/engine/session.hpp"
 #include "runner/match/match_result.hpp"
 
@@ -79,8 +80,8 @@ TEST(LoopbackBinding, UnknownTaskIsAJsonRpcErrorTheJsonRpcMatcherReads) {
   ASSERT_EQ(r.status, OpResult::Status::kError) << r.problem;
   EXPECT_EQ(r.binding, "loopback");
   EXPECT_EQ(r.error["code"], -32001);
-  EXPECT_TRUE(lb.binding.match_error(r, Json{{"error_type", "TaskNotFoundError"}}).ok);
-  EXPECT_FALSE(lb.binding.match_error(r, Json{{"error_type", "TaskNotCancelableError"}}).ok);
+  EXPECT_TRUE(engine::match_expected_error(r, Json{{"error_type", "TaskNotFoundError"}}).ok);
+  EXPECT_FALSE(engine::match_expected_error(r, Json{{"error_type", "TaskNotCancelableError"}}).ok);
 }
 
 TEST(LoopbackBinding, ErrorFaultsApplyToTheCoreErrors) {
