@@ -52,14 +52,9 @@ void rpc_reply(HttpExchange& ex, const Faults& f, int status, const Json& body, 
   ex.reply(std::move(out));
 }
 
-CallError unauthenticated_error() {
-  return CallError{kUnauthenticatedCode,
-                   "Unauthenticated: GetExtendedAgentCard requires 'Authorization: Bearer <token>' (spec §13.3)",
-                   nullptr};
-}
-
 ServerReply unauthenticated_reply(const Faults& f, const Json& id) {
-  CallError e = unauthenticated_error();
+  CallError e{kUnauthenticatedCode,
+              "Unauthenticated: GetExtendedAgentCard requires 'Authorization: Bearer <token>' (spec §13.3)", nullptr};
   ServerReply r = json_reply(401, rpc_error_response(f, id, rpc_error_object(f, e)));
   r.headers.emplace_back("WWW-Authenticate", std::string(kBearerChallenge));
   return r;
