@@ -1,5 +1,6 @@
 # a2a_module(NAME DIR DEPS ...): one static library a2a_NAME from DIR/*.cpp
-# (minus *_test.cpp) and, when tests are on, one test binary a2a_NAME_test
+# (minus *_test.cpp) and, when unit tests are on (A2A_BUILD_TESTS and
+# A2A_UNIT_TESTS), one test binary a2a_NAME_test
 # from DIR/*_test.cpp whose cases are registered with CTest one by one.
 # EXCLUDE REGEX leaves out the files whose path matches it (a subfolder that
 # is a module of its own, e.g. EXCLUDE "/grpc/").
@@ -50,7 +51,7 @@ function(a2a_module name dir)
     target_include_directories(a2a_${name} INTERFACE "${CMAKE_SOURCE_DIR}")
     target_link_libraries(a2a_${name} INTERFACE ${M_DEPS})
   endif()
-  if(A2A_BUILD_TESTS AND test_src)
+  if(A2A_BUILD_TESTS AND A2A_UNIT_TESTS AND test_src)
     add_executable(a2a_${name}_test ${test_src})
     target_link_libraries(a2a_${name}_test PRIVATE a2a_${name} ${M_TEST_DEPS} GTest::gtest GTest::gtest_main)
     target_compile_options(a2a_${name}_test PRIVATE ${A2A_TEST_OPTIMIZE})

@@ -3,11 +3,13 @@
 #
 # Phases (each runs even when an earlier one failed, so one run shows every
 # problem):
-#   main     the g++ build and its ctest: unit, end-to-end, interop, the
-#            action's shell and the meta-tests that prove each scenario can fail
+#   main     the g++ build and its ctest: end-to-end, interop, the action's
+#            shell and the meta-tests that prove each scenario can fail (the
+#            unit tests too when the asan phase is off: they run once, there)
 #   package  cmake --install + the example CTest project, and the .deb
 #            (scripts/check-package.sh)
-#   asan     unit and end-to-end tests under ASan+UBSan (scripts/sanitize.sh)
+#   asan     every unit test binary and the end-to-end tests under ASan+UBSan
+#            (scripts/sanitize.sh)
 #   tsan     the concurrency tests under TSan (scripts/sanitize.sh)
 #   fuzz     a short bounded libFuzzer pass over every target (scripts/fuzz.sh)
 # A2A_TEST_PHASES selects some of them (default "main package asan tsan fuzz");
@@ -109,7 +111,11 @@ wait_background_build() {
 trap '[ -n "$BG_PID" ] && kill -- -"$BG_PID" 2>/dev/null' EXIT
 
 main_phase() {
-  bash scripts/build.sh || return 1
+  # Unit tests run once: in the ASan tree, which runs every unit binary, when
+  # the asan phase is on; the g++ tree builds them only when it is not.
+  local unit=ON
+  [[ " $PHASES " == *" asan "* ]] && unit=OFF
+  A2A_UNIT_TESTS=$unit bash scripts/build.sh || return 1
   # The interop tests run partners built on the official A2A JavaScript SDK.
   bash scripts/interop-setup.sh || return 1
   local rc=0
