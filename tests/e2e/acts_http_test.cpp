@@ -13,6 +13,9 @@
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_acts_http {
+
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
@@ -47,3 +50,5 @@ TEST(ActsOverHttp, EveryApplicableTestPassesOrIsAnExplainedActsDefect) {
   }
   EXPECT_GT(ran, 150) << "too few ACTS tests ran";
 }
+
+}  // namespace e2e_acts_http

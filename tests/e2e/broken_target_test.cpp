@@ -12,6 +12,9 @@
 
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_broken_target {
+
 using a2a::testing::run_command;
 
 namespace fs = std::filesystem;
@@ -94,3 +97,5 @@ TEST(BrokenTarget, AUrlThatRefusesConnectionsIsDiagnosed) {
       << b.report.value("diagnosis", "");
   EXPECT_LE(waited(b.report), 2);
 }
+
+}  // namespace e2e_broken_target

@@ -5,6 +5,9 @@
 
 #include "tests/e2e/client_run.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_client_conformance {
+
 namespace {
 
 using a2a::testing::run_client_suite;
@@ -112,3 +115,5 @@ TEST(ClientConformance, OfficialClientParsingTestsOnGrpcPassOrSkipWithAReason) {
 #endif
 
 }  // namespace
+
+}  // namespace e2e_client_conformance

@@ -15,6 +15,9 @@
 
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_client_js_sdk {
+
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using a2a::testing::run_command;
@@ -73,3 +76,5 @@ TEST(ClientJsSdkKnownFailures, EveryEntryQuotesTheSentenceTheSdkBreaks) {
     EXPECT_NE(reason.find("§"), std::string::npos) << e["id"].as<std::string>("?") << ": name the spec section";
   }
 }
+
+}  // namespace e2e_client_js_sdk

@@ -18,6 +18,9 @@
 #include "tests/e2e/run_command.hpp"
 #include "tests/e2e/sanitized.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_hostile {
+
 namespace fs = std::filesystem;
 using a2a::testing::CommandResult;
 using a2a::testing::run_command;
@@ -234,3 +237,5 @@ TEST(HostileHttpAgentControl, TheProbeScenariosPassAgainstTheReferenceAgent) {
 }
 
 }  // namespace
+
+}  // namespace e2e_hostile

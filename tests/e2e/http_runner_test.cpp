@@ -10,6 +10,9 @@
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_http_runner {
+
 namespace fs = std::filesystem;
 using a2a::testing::run_command;
 using Json = nlohmann::json;
@@ -119,3 +122,5 @@ TEST(HttpRunner, AgentAndUrlTogetherAreTwoTargets) {
   EXPECT_NE(r.out.find("=== target 2/2: agent http://127.0.0.1:1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("targets (2):"), std::string::npos) << r.out;
 }
+
+}  // namespace e2e_http_runner

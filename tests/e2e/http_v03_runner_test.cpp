@@ -14,6 +14,9 @@
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_http_v03_runner {
+
 namespace fs = std::filesystem;
 using a2a::testing::run_command;
 using Json = nlohmann::json;
@@ -125,3 +128,5 @@ TEST(HttpV03Runner, ForcedVersionTestsA1_0OnlyCardAs03AndSaysSo) {
   EXPECT_NE(report["scenarios"][0]["outcome"], "PASS");
   EXPECT_NE(report["scenarios"][0]["replay_command"].get<std::string>().find("--a2a-version 0.3"), std::string::npos);
 }
+
+}  // namespace e2e_http_v03_runner

@@ -18,6 +18,9 @@
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_interop_js {
+
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using a2a::testing::HttpPeer;
@@ -221,3 +224,5 @@ TEST(InteropGrpc, ReferenceClientDrivesTheJsSdkAgentOverGrpcThroughEveryOperatio
   expect_every_operation(agent.url(), "JS SDK");
 }
 #endif  // A2A_WITH_GRPC
+
+}  // namespace e2e_interop_js

@@ -23,6 +23,9 @@
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_interop_js_v03 {
+
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using a2a::testing::HttpPeer;
@@ -99,3 +102,5 @@ TEST(InteropRunnerV03, KnownFailuresFileIsWellFormed) {
         << id << ": quote the spec sentence and name its section";
   }
 }
+
+}  // namespace e2e_interop_js_v03

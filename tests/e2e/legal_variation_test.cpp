@@ -16,6 +16,9 @@
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_legal_variation {
+
 namespace fs = std::filesystem;
 using a2a::testing::run_command;
 using Json = nlohmann::json;
@@ -121,3 +124,5 @@ TEST(LegalVariation, HttpJsonRpc03SuitesHaveNoFailure) {
   EXPECT_GT(o.pass, 20);
   EXPECT_TRUE(o.bad.empty()) << "scenarios that fail a legal agent (docs/legal-variation.md):\n" << o.bad;
 }
+
+}  // namespace e2e_legal_variation

@@ -21,6 +21,9 @@
 #include "runner/wire/codec.hpp"
 #include "tests/e2e/sanitized.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_load {
+
 namespace {
 
 using a2a::bench::HttpAgentProcess;
@@ -214,3 +217,5 @@ TEST(RefAgentLoad, LongPipelinedStdioSessionAnswersEveryRequestOnceInBoundedMemo
 }
 
 }  // namespace
+
+}  // namespace e2e_load

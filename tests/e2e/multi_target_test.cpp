@@ -13,6 +13,9 @@
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_multi_target {
+
 namespace fs = std::filesystem;
 using a2a::testing::run_command;
 using Json = nlohmann::json;
@@ -189,3 +192,5 @@ TEST(MultiTarget, AStdioAndAnHttpTargetEachStateTheirProfile) {
   EXPECT_EQ(own["profile"], "1.0");
   EXPECT_EQ(own["role"], "agent");
 }
+
+}  // namespace e2e_multi_target

@@ -15,6 +15,9 @@
 #include "tests/e2e/run_command.hpp"
 #include "tests/e2e/sanitized.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_parallel_verdicts {
+
 using a2a::testing::HttpPeer;
 using a2a::testing::run_command;
 
@@ -81,3 +84,5 @@ TEST(ParallelVerdicts, HttpSameAtJ1AndJ8) {
   std::vector<std::string> target = {"--url", agent.url(), "--header", "Authorization: Bearer a2a-conform"};
   expect_same(run_at(target, 1, "http"), run_at(target, a2a::e2e::kSanitized ? 4 : 8, "http"), "http");
 }
+
+}  // namespace e2e_parallel_verdicts

@@ -11,6 +11,9 @@
 #include "runner/jsonrpc/message.hpp"
 #include "runner/transport/stdio_process.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_ref_client_agent {
+
 namespace {
 
 using a2a::core::Deadline;
@@ -375,3 +378,5 @@ TEST(RefClientAgentLibrary, TwoHundredPipelinedCallsFromFourThreadsGetTheirOwnAn
 }
 
 }  // namespace
+
+}  // namespace e2e_ref_client_agent

@@ -9,6 +9,9 @@
 #include "peers/a2a-ref-client/session.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_ref_client_stdio_json {
+
 namespace {
 
 using a2a::client::SessionOptions;
@@ -121,3 +124,5 @@ TEST(RefClientStdioJson, HandshakeOfTheOtherProfileIsRefusedNamingTheMember) {
 }
 
 }  // namespace
+
+}  // namespace e2e_ref_client_stdio_json

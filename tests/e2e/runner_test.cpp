@@ -11,6 +11,9 @@
 #include "runner/core/escape.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_runner {
+
 namespace fs = std::filesystem;
 using a2a::testing::run_command;
 using Json = nlohmann::json;
@@ -229,3 +232,5 @@ TEST(KnownFailures, ListedFailureIsXfailAndAStaleEntryIsXpass) {
                         120000);
   EXPECT_EQ(r2.exit_code, 0) << r2.out << r2.err;
 }
+
+}  // namespace e2e_runner

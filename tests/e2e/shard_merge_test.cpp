@@ -16,6 +16,9 @@
 #include "tests/e2e/http_peer.hpp"
 #include "tests/e2e/run_command.hpp"
 
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_shard_merge {
+
 namespace fs = std::filesystem;
 using a2a::testing::run_command;
 using Json = nlohmann::json;
@@ -211,3 +214,5 @@ TEST(ShardMerge, ReportsOfTwoTargetsMergeIntoACombinedReport) {
   EXPECT_EQ(junk.exit_code, 2);
   EXPECT_NE(junk.err.find("junk.json"), std::string::npos) << junk.err;
 }
+
+}  // namespace e2e_shard_merge
