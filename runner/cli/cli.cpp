@@ -95,6 +95,8 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--json", o.json_path, "JSON report path (several targets: the combined index)");
   run->add_option("--junit", o.junit_path, "JUnit XML report path (several targets: one testsuite per target)");
   run->add_option("--html", o.html_path, "Self-contained HTML report path (several targets: one page, a section per target)");
+  run->add_option("--badge", o.badge_path, "README badge: an SVG with the verdict and the MUST pass count "
+                  "(several targets: conformant only when every target is)");
   run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13; several targets: "
                   "in targets/N-NAME/ under it)");
   run->add_flag("--allow-unquoted", o.allow_unquoted, "With --check: accept must/should tests without x-requirement");
@@ -153,6 +155,7 @@ CLI::App* add_client_command(CLI::App& app, Options& o) {
   cl->add_option("--json", o.json_path, "JSON report path (several --cmd: the combined index)");
   cl->add_option("--junit", o.junit_path, "JUnit XML report path (several --cmd: one testsuite per client)");
   cl->add_option("--html", o.html_path, "HTML report path (several --cmd: one page, a section per client)");
+  cl->add_option("--badge", o.badge_path, "README badge: an SVG with the verdict and the MUST pass count");
   cl->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
   cl->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   return cl;
@@ -230,6 +233,7 @@ int main_with_args(int argc, char** argv) {
   merge->add_option("--junit", o.junit_path, "JUnit XML report path");
   merge->add_option("--html", o.html_path, "Self-contained HTML report path");
   merge->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report");
+  merge->add_option("--badge", o.badge_path, "README badge: an SVG with the merged verdict and MUST pass count");
   merge->add_flag("-q,--quiet", o.quiet, "Only the recap and the verdict");
   merge->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   try {

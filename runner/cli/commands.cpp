@@ -10,6 +10,7 @@
 #include <sstream>
 #include <map>
 
+#include "reports/badge.hpp"
 #include "reports/html.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
@@ -195,6 +196,8 @@ core::Expected<void> write_reports(const Options& o, const result::RunResult& ru
   if (auto r = write(path_or(o.json_path, "report.json"), [&](std::ostream& os) { reports::write_json_report(os, run); }); !r) return r;
   if (auto r = write(path_or(o.junit_path, "junit.xml"), [&](std::ostream& os) { reports::write_junit(os, run); }); !r) return r;
   if (auto r = write(path_or(o.html_path, "report.html"), [&](std::ostream& os) { reports::write_html(os, run); }); !r) return r;
+  if (auto r = write(o.badge_path, [&](std::ostream& os) { reports::write_badge(os, reports::badge_text(run)); }); !r)
+    return r;
   std::string acts = !o.acts_dir.empty() ? o.acts_dir : dir;
   if (!acts.empty()) {
     reports::ActsOptions ao;

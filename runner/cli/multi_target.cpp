@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "reports/badge.hpp"
 #include "reports/json_report.hpp"
 #include "reports/multi_report.hpp"
 #include "runner/cli/targets.hpp"
@@ -139,6 +140,23 @@ core::Expected<void> write_combined(const Options& o, std::vector<reports::Targe
     files_relative_to(targets, written, html);
     if (auto r = write_file(html, [&](std::ostream& os) { reports::write_combined_html(os, targets, info); }); !r)
       return r;
+  }
+  if (!o.badge_path.empty()) {
+    // A target that could not be run at all is not conformant, whatever its (empty) results say.
+    std::vector<result::RunResult> unrun;
+    unrun.reserve(targets.size());
+    std::vector<const result::RunResult*> runs;
+    for (const auto& t : targets) {
+      if (t.error.empty()) {
+        runs.push_back(&t.run);
+        continue;
+      }
+      unrun.push_back(t.run);
+      unrun.back().diagnosis = t.error;
+      runs.push_back(&unrun.back());
+    }
+    auto badge = reports::badge_text(runs);
+    if (auto r = write_file(o.badge_path, [&](std::ostream& os) { reports::write_badge(os, badge); }); !r) return r;
   }
   return {};
 }

@@ -49,6 +49,7 @@ struct Options {
   std::string known_failures;
   std::string report_dir;
   std::string json_path, junit_path, html_path, acts_dir;
+  std::string badge_path;  // --badge FILE.svg (reports/badge.hpp)
   bool no_behaviors = false;
   std::string behaviors_file;  // --behaviors (or $A2A_BEHAVIORS)
   bool reuse = false;
