@@ -66,8 +66,9 @@ core::Expected<void> read_input(const std::string& path, std::vector<result::Mer
 
 int cmd_merge(const Options& o, const std::vector<std::string>& files, const std::string& command_line) {
   if (o.report_dir.empty() && o.json_path.empty() && o.junit_path.empty() && o.html_path.empty() &&
-      o.acts_dir.empty())
-    std::cerr << "a2a-conform merge: note: no --report-dir (or --json, --junit, --html): only the verdict is printed\n";
+      o.acts_dir.empty() && o.badge_path.empty())
+    std::cerr << "a2a-conform merge: note: no --report-dir (or --json, --junit, --html, --badge): only the verdict is "
+                 "printed\n";
   std::vector<result::MergeInput> inputs;
   for (const auto& f : files) {
     if (auto r = read_input(f, inputs); !r) {
