@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "reports/text.hpp"
+
 namespace a2a::reports {
 
 namespace {
@@ -23,20 +25,6 @@ int text_width(std::string_view s) {
     else w += 6.5;
   }
   return static_cast<int>(w + 0.5);
-}
-
-std::string xml(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 BadgeText make(bool conformant, int must_passed, int must_total) {
@@ -73,7 +61,7 @@ void write_badge(std::ostream& out, const BadgeText& t) {
   const int vw = text_width(t.value) + 2 * kPad;
   const int w = lw + vw;
   const char* colour = t.good ? "#2e7d32" : "#c62828";
-  const std::string title = xml(t.label) + ": " + xml(t.value);
+  const std::string title = xml_escape(t.label + ": " + t.value, true);
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << kHeight
       << "\" role=\"img\" aria-label=\"" << title << "\">\n"
       << "  <title>" << title << "</title>\n"
@@ -83,9 +71,9 @@ void write_badge(std::ostream& out, const BadgeText& t) {
       << "    <rect x=\"" << lw << "\" width=\"" << vw << "\" height=\"" << kHeight << "\" fill=\"" << colour << "\"/>\n"
       << "  </g>\n"
       << "  <g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\">\n"
-      << "    <text x=\"" << kPad << "\" y=\"14\" textLength=\"" << lw - 2 * kPad << "\">" << xml(t.label)
+      << "    <text x=\"" << kPad << "\" y=\"14\" textLength=\"" << lw - 2 * kPad << "\">" << xml_escape(t.label)
       << "</text>\n"
-      << "    <text x=\"" << lw + kPad << "\" y=\"14\" textLength=\"" << vw - 2 * kPad << "\">" << xml(t.value)
+      << "    <text x=\"" << lw + kPad << "\" y=\"14\" textLength=\"" << vw - 2 * kPad << "\">" << xml_escape(t.value)
       << "</text>\n"
       << "  </g>\n"
       << "</svg>\n";
