@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "runner/core/interrupt.hpp"
 #include "runner/transport/stdio_process.hpp"
 #include "runner/transport/stdio_process_impl.hpp"
 
@@ -55,6 +56,7 @@ std::optional<ExitStatus> StdioProcess::Impl::observe_exit_locked() {
     // waitpid(-1)). The pid is no longer ours to signal.
     status = ExitStatus{};
     reaped = true;
+    core::untrack_process_group(pid);
     transcript.note("exit status lost: " + std::string(::strerror(errno)));
     return status;
   }
@@ -114,6 +116,8 @@ void StdioProcess::Impl::reap_and_clean_group() {
   if (reaped) return;
   // The child is a zombie here, so group `pid` cannot be a recycled id.
   ::kill(-pid, SIGKILL);
+  // Before the reap: once the id can be recycled, nobody signals it.
+  core::untrack_process_group(pid);
   int st = 0;
   struct rusage ru{};
   int r;

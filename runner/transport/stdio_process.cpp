@@ -3,6 +3,8 @@
 // the peer can never block on a full stderr pipe.
 #include "runner/transport/stdio_process.hpp"
 
+#include "runner/core/interrupt.hpp"
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -154,6 +156,8 @@ core::Expected<std::unique_ptr<StdioProcess>> StdioProcess::spawn(const SpawnOpt
   auto pid = detail::launch(*exe, opts, in->read.get(), out->write.get(), err->write.get());
   if (!pid) return core::fail(pid.error());
   impl->pid = *pid;
+  // A signal to the runner ends this group too (runner/core/interrupt.hpp).
+  core::track_process_group(*pid);
   impl->stdin_fd = std::move(in->write);
   impl->stdout_fd = std::move(out->read);
   impl->stderr_fd = std::move(err->read);
