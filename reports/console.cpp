@@ -157,6 +157,7 @@ void ConsoleReporter::write_levels(const RunResult& r) {
 void ConsoleReporter::finish(const RunResult& r) {
   std::lock_guard lock(mu_);
   if (!r.diagnosis.empty()) out_ << "\n" << paint(Outcome::kError, "DIAGNOSIS") << "  " << r.diagnosis << "\n";
+  if (r.interrupted) out_ << "\n" << paint(Outcome::kError, "INTERRUPTED") << "  " << result::interruption_text(r) << "\n";
   write_recap(r);
   write_levels(r);
   out_ << final_line(r.counts()) << "\n";

@@ -82,6 +82,9 @@ void write_header(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
   if (!r.diagnosis.empty())
     out << "<div class=\"failure diagnosis\"><p class=\"msg\"><strong>Diagnosis: the target is broken.</strong> "
         << html::agent(r.diagnosis) << "</p></div>\n";
+  if (r.interrupted)
+    out << "<div class=\"failure diagnosis interrupted\"><p class=\"msg\"><strong>Interrupted.</strong> "
+        << esc(result::interruption_text(r)) << "</p></div>\n";
   auto list = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;

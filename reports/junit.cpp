@@ -145,6 +145,7 @@ void write_junit_target_properties(std::ostream& out, const RunResult& r) {
   out << "      <property name=\"role\" value=\"" << attr(r.role) << "\"/>\n"
       << "      <property name=\"profile\" value=\"" << attr(r.profile) << "\"/>\n"
       << "      <property name=\"target\" value=\"" << attr(r.target) << "\"/>\n";
+  if (r.interrupted) out << "      <property name=\"interrupted\" value=\"" << attr(result::interruption_text(r)) << "\"/>\n";
 }
 
 void write_junit_target_suite(std::ostream& out, const RunResult& r, std::string_view name,
@@ -166,9 +167,12 @@ void write_junit_target_suite(std::ostream& out, const RunResult& r, std::string
 
 void write_junit(std::ostream& out, const RunResult& r, const JunitOptions& o) {
   result::Counts c = r.counts();
+  // An interrupted run adds one errored test case, so a CI dashboard that
+  // reads only JUnit does not show a cut-short run as green.
+  int interrupted = r.interrupted ? 1 : 0;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"a2a-conform\" tests=\"" << c.total << "\" failures=\""
-      << c.fail + c.xpass + c.timeout << "\" errors=\"" << c.error << "\" skipped=\"" << c.skip
+  out << "<testsuites name=\"a2a-conform\" tests=\"" << c.total + interrupted << "\" failures=\""
+      << c.fail + c.xpass + c.timeout << "\" errors=\"" << c.error + interrupted << "\" skipped=\"" << c.skip
       << "\" time=\"" << seconds(r.duration_ms) << "\" timestamp=\"" << attr(r.started_at)
       << "\">\n";
   for (const auto& g : group_by_suite(r)) {
@@ -181,6 +185,15 @@ void write_junit(std::ostream& out, const RunResult& r, const JunitOptions& o) {
     out << "    </properties>\n";
     for (const auto* s : g.tests) write_testcase(out, *s, o);
     out << "  </testsuite>\n";
+  }
+  if (r.interrupted) {
+    out << "  <testsuite name=\"interrupted\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n"
+        << "    <properties>\n";
+    write_junit_target_properties(out, r);
+    out << "    </properties>\n"
+        << "    <testcase classname=\"a2a-conform\" name=\"the run\" time=\"0\">\n"
+        << "      <error type=\"interrupted\" message=\"" << attr(result::interruption_text(r)) << "\"/>\n"
+        << "    </testcase>\n  </testsuite>\n";
   }
   out << "</testsuites>\n";
 }

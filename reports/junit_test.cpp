@@ -160,3 +160,19 @@ TEST(Junit, EverySuiteStatesTheRoleProfileAndTarget) {
   EXPECT_EQ(count("<property name=\"profile\" value=\"1.0\"/>"), suites);
   EXPECT_EQ(count("<property name=\"target\" value=\"./client &quot;&lt;x&gt;&quot;\"/>"), suites) << xml;
 }
+
+TEST(Junit, AnInterruptedRunHasOneErroredTestCaseAndSaysWhy) {
+  RunResult r = fixtures::sample_run();
+  std::string before = junit_of(r);
+  r.interrupted = RunResult::Interruption{"SIGINT", 2, 4};
+  std::string xml = junit_of(r);
+  EXPECT_EQ(xml_problem(xml), "");
+  auto c = r.counts();
+  EXPECT_NE(xml.find("<testsuites name=\"a2a-conform\" tests=\"" + std::to_string(c.total + 1) + "\""),
+            std::string::npos) << xml.substr(0, 300);
+  EXPECT_NE(xml.find("errors=\"" + std::to_string(c.error + 1) + "\""), std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"interrupted\" tests=\"1\" failures=\"0\" errors=\"1\""), std::string::npos);
+  EXPECT_NE(xml.find("<error type=\"interrupted\" message=\"stopped by SIGINT: "), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<property name=\"interrupted\" value=\"stopped by SIGINT"), std::string::npos);
+  EXPECT_EQ(before.find("interrupted"), std::string::npos);
+}

@@ -32,7 +32,8 @@ struct TargetRun {
   // ("targets/1-slug/report.json"); empty when none were written.
   std::vector<std::string> files;
 
-  int exit_code() const { return error.empty() ? run.exit_code() : 2; }
+  // 128 + the signal for a target a signal stopped or kept from running.
+  int exit_code() const { return error.empty() || run.interrupted ? run.exit_code() : 2; }
   bool conformant() const { return error.empty() && run.conformant(); }
   // "CONFORMANT", "NOT CONFORMANT", or "ERROR" when it could not be run.
   std::string_view verdict() const;

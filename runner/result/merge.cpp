@@ -119,6 +119,11 @@ MergedTarget join(const std::vector<MergeInput*>& parts, std::vector<std::string
     }
     if (s >= 0) end = std::max(end, s + r.duration_ms);
     longest = std::max(longest, r.duration_ms);
+    // A shard's diagnosis or interruption holds for the merged run.
+    if (!r.diagnosis.empty() && m.diagnosis.find(r.diagnosis) == std::string::npos)
+      m.diagnosis += (m.diagnosis.empty() ? "" : "\n") + r.diagnosis;
+    if (r.interrupted && !m.interrupted) m.interrupted = r.interrupted;
+    else if (r.interrupted) m.interrupted->not_run += r.interrupted->not_run;
     for (const auto& sc : r.scenarios) {
       auto [it, fresh] = seen.emplace(key_of(sc), p->source);
       if (!fresh) {

@@ -140,3 +140,18 @@ TEST(WithoutShardFlag, DropsBothSpellings) {
   EXPECT_EQ(without_shard_flag("a2a-conform run --shard=2/3 --agent x"), "a2a-conform run --agent x");
   EXPECT_EQ(without_shard_flag("a2a-conform run --agent x"), "a2a-conform run --agent x");
 }
+
+TEST(MergeRuns, AShardsInterruptionAndDiagnosisHoldForTheMergedRun) {
+  auto whole = whole_run();
+  auto a = shard_of_run(whole, 1, 2, 0), b = shard_of_run(whole, 2, 2, 1);
+  a.run.interrupted = RunResult::Interruption{"SIGTERM", 15, 2};
+  b.run.interrupted = RunResult::Interruption{"SIGTERM", 15, 3};
+  b.run.diagnosis = "rest: the interface refused or failed every connection";
+  auto m = merge_runs({a, b});
+  ASSERT_EQ(m.targets.size(), 1u);
+  const auto& r = m.targets.front().run;
+  ASSERT_TRUE(r.interrupted.has_value());
+  EXPECT_EQ(r.interrupted->not_run, 5);
+  EXPECT_EQ(r.exit_code(), 143);
+  EXPECT_EQ(r.diagnosis, b.run.diagnosis);
+}

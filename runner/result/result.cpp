@@ -118,6 +118,7 @@ Counts RunResult::counts_for(Level l) const {
 }
 
 int RunResult::exit_code() const {
+  if (interrupted) return 128 + interrupted->number;
   bool failed = !diagnosis.empty();  // a broken target fails the run whatever was skipped
   for (const auto& s : scenarios)
     if (s.outcome == Outcome::kError) return 2;
@@ -127,6 +128,7 @@ int RunResult::exit_code() const {
 
 bool RunResult::conformant() const {
   if (!diagnosis.empty()) return false;  // the target could not be tested
+  if (interrupted) return false;         // not every selected scenario ran
   for (const auto& s : scenarios)
     if (s.level == Level::kMust && breaks_conformance(s.outcome)) return false;
   return true;
@@ -141,8 +143,20 @@ std::string_view describe_exit_code(int code) {
     case 0: return "nothing failed the run (XFAIL, NON_STRICT and SKIP never do)";
     case 1: return "conformance failures";
     case 2: return "harness or scenario error";
+    case 129: return "interrupted by SIGHUP: the results so far";
+    case 130: return "interrupted by SIGINT: the results so far";
+    case 143: return "interrupted by SIGTERM: the results so far";
   }
   return "unknown exit code";
+}
+
+std::string interruption_text(const RunResult& r) {
+  if (!r.interrupted) return "";
+  const auto& in = *r.interrupted;
+  auto ran = static_cast<long long>(r.scenarios.size());
+  return "stopped by " + in.signal + ": " + std::to_string(ran) + " of " + std::to_string(ran + in.not_run) +
+         " scenarios finished; " + std::to_string(in.not_run) +
+         " were not run or were cut short (their agents killed), so the run makes no conformance claim";
 }
 
 }  // namespace a2a::result

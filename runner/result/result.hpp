@@ -154,10 +154,22 @@ struct RunResult {
   // handshake or connect the same way scenario after scenario): what was
   // wrong, first thing in every report. "" = no such diagnosis.
   std::string diagnosis;
+  // Set when a signal stopped the run (docs/runner.md "Interrupted runs"):
+  // the scenarios here are those that finished before it; `not_run` more
+  // were selected. An interrupted run exits 128 + the signal and makes no
+  // conformance claim.
+  struct Interruption {
+    std::string signal;  // "SIGINT", "SIGTERM", "SIGHUP"
+    int number = 0;      // the signal's number (exit code 128 + number)
+    long long not_run = 0;
+    bool operator==(const Interruption&) const = default;
+  };
+  std::optional<Interruption> interrupted;
 
   Counts counts() const;
   Counts counts_for(Level l) const;
-  // 0 conformant, 1 conformance failures, 2 harness/scenario error (DESIGN.md).
+  // 0 conformant, 1 conformance failures, 2 harness/scenario error (DESIGN.md);
+  // 128 + the signal when interrupted.
   int exit_code() const;
   // The ACTS §12.7 verdict: every MUST-level scenario met its requirement
   // (PASS, NON_STRICT, INFORMATIONAL, XPASS; SKIP excluded). A MUST-level
@@ -173,6 +185,10 @@ struct RunResult {
 // "CONFORMANT" / "NOT CONFORMANT".
 std::string_view verdict_text(const RunResult& r);
 std::string_view describe_exit_code(int code);
+// "stopped by SIGINT: 12 of 40 scenarios finished; 28 were not run or were
+// cut short (their agents killed), so the run makes no conformance claim";
+// "" when the run was not interrupted.
+std::string interruption_text(const RunResult& r);
 
 inline constexpr std::string_view kResultSchema = "a2a-conform-result";
 inline constexpr int kResultSchemaVersion = 2;

@@ -120,6 +120,10 @@ json to_json(const RunResult& r) {
   for (const auto& v : r.protocol_versions) j["protocol_versions"].push_back(to_valid_utf8(v));
   put_text(j, "command_line", r.command_line);
   if (!r.diagnosis.empty()) put_text(j, "diagnosis", r.diagnosis);
+  if (r.interrupted)
+    j["interrupted"] = {{"signal", to_valid_utf8(r.interrupted->signal)},
+                        {"number", r.interrupted->number},
+                        {"not_run", r.interrupted->not_run}};
   j["profiles"] = json::array();
   for (const auto& p : r.profiles) j["profiles"].push_back(to_valid_utf8(p));
   j["bindings"] = json::array();

@@ -197,6 +197,16 @@ core::Expected<RunResult> parse_run_result(const json& j) {
   r.strings("protocol_versions", out.protocol_versions);
   r.text("command_line", out.command_line);
   r.text("diagnosis", out.diagnosis);
+  if (const json* in = r.child("interrupted", json::value_t::object)) {
+    Reader ir(*in, "/interrupted", &error);
+    RunResult::Interruption info;
+    ir.text("signal", info.signal);
+    ir.integer("number", info.number);
+    ir.integer("not_run", info.not_run);
+    if (info.number < 1 || info.number > 64) ir.fail("number", "must be a signal number (1 to 64)");
+    if (info.not_run < 0) ir.fail("not_run", "must not be negative");
+    out.interrupted = std::move(info);
+  }
   r.strings("profiles", out.profiles);
   r.strings("bindings", out.bindings);
   if (const json* sh = r.child("shard", json::value_t::object)) {

@@ -237,3 +237,25 @@ TEST(Base64, RoundTripsEveryLengthAndRejectsGarbage) {
   EXPECT_FALSE(base64_decode("Zm=v", out));
   EXPECT_FALSE(base64_decode("Z!9v", out));
 }
+
+TEST(Interrupted, ExitsWithTheSignalRoundTripsAndMakesNoClaim) {
+  RunResult r = run_of({{Outcome::kPass, Level::kMust}});
+  EXPECT_TRUE(r.conformant());
+  EXPECT_EQ(interruption_text(r), "");
+  r.interrupted = RunResult::Interruption{"SIGINT", 2, 7};
+  EXPECT_EQ(r.exit_code(), 130);
+  EXPECT_FALSE(r.conformant());
+  EXPECT_EQ(interruption_text(r),
+            "stopped by SIGINT: 1 of 8 scenarios finished; 7 were not run or were cut short (their agents killed), "
+            "so the run makes no conformance claim");
+  EXPECT_EQ(describe_exit_code(130), "interrupted by SIGINT: the results so far");
+  nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["interrupted"], (nlohmann::json{{"signal", "SIGINT"}, {"number", 2}, {"not_run", 7}}));
+  EXPECT_EQ(j["exit_code"], 130);
+  EXPECT_EQ(run_result_from_json(j), r);
+  EXPECT_FALSE(to_json(RunResult{}).contains("interrupted"));
+  j["interrupted"]["number"] = 0;
+  auto bad = parse_run_result(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "/interrupted/number must be a signal number (1 to 64)");
+}
