@@ -12,6 +12,7 @@
 #include "reports/badge.hpp"
 #include "reports/json_report.hpp"
 #include "reports/multi_report.hpp"
+#include "runner/core/interrupt.hpp"
 #include "runner/cli/targets.hpp"
 #include "runner/engine/run.hpp"
 
@@ -180,7 +181,18 @@ int cmd_run_targets(const Options& o, const std::string& command_line) {
   std::vector<reports::TargetRun> targets;
   std::vector<std::vector<std::string>> written;
   bool write_failed = false;
+  // A signal stops the current target's run; the targets after it are not run.
+  core::InterruptScope graceful;
   for (size_t i = 0; i < o.targets.size(); ++i) {
+    if (int sig = core::interrupt_signal(); sig != 0) {
+      reports::TargetRun t;
+      t.id = reports::target_id(i + 1, o.targets[i].value);
+      t.error = "not run: the run was stopped by " + core::signal_name(sig) + " before this target";
+      t.run.interrupted = result::RunResult::Interruption{core::signal_name(sig), sig, 0};
+      targets.push_back(std::move(t));
+      written.emplace_back();
+      continue;
+    }
     targets.push_back(run_one(o, i, command_line, *sel, console));
     auto w = write_target_reports(o, targets.back());
     if (!w) {

@@ -1,6 +1,7 @@
 // `a2a-conform run` and `a2a-conform client`: the target (agent command,
 // URL, or client command), the profile, known failures, the scenarios, then
 // the engine, the console and the report writers.
+#include "runner/core/interrupt.hpp"
 #include "runner/cli/targets.hpp"
 
 #include <algorithm>
@@ -297,6 +298,9 @@ int cmd_run(const Options& o_in, const std::string& command_line) {
   if (!configure(o, cfg)) return kExitUsage;
   auto sel = load_selection(o, client);
   if (!sel) return kExitUsage;
+  // A signal from here on (the card probe, the run, the reports) stops the
+  // run and still writes its reports (docs/runner.md "Interrupted runs").
+  core::InterruptScope graceful;
   std::string log;
   if (auto why = setup_target(o, sel->tests, cfg, log); !why.empty()) {
     std::cerr << log << why << "\n";

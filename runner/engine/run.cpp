@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <optional>
 #include <mutex>
@@ -12,6 +13,7 @@
 
 #include "runner/a2a/model.hpp"
 #include "runner/core/deadline.hpp"
+#include "runner/core/interrupt.hpp"
 #include "runner/engine/scenario_runner.hpp"
 #include "runner/engine/webhooks.hpp"
 #include "runner/scenario/selection.hpp"
@@ -189,86 +191,162 @@ std::unique_ptr<WebhookReceiver> start_receiver(const std::vector<Item>& items) 
 
 }  // namespace
 
+namespace {
+
+// What the workers share. Owned jointly by run_all and the workers, because
+// at an interrupt run_all hands back the results so far without waiting for
+// a worker stuck in a wait on a URL target (docs/runner.md "Interrupted
+// runs"); that worker is cut loose and ends with the process. Hence the
+// copy of the config, and bindings that live here.
+struct RunState {
+  RunConfig config;
+  std::vector<BindingTarget> stdio_only = {BindingTarget{"stdio", "", "", ""}};
+  const std::vector<BindingTarget>& bindings() const {
+    return config.bindings.empty() ? stdio_only : config.bindings;
+  }
+  std::vector<Item> items;
+  std::unique_ptr<WebhookReceiver> receiver;
+  ProgressFn progress;
+  core::Deadline run_deadline = core::Deadline::never();
+  TargetHealth health;
+  std::atomic<size_t> next{0};
+
+  std::mutex mu;  // everything below
+  std::condition_variable changed;
+  std::vector<std::optional<result::ScenarioResult>> results;
+  std::map<std::string, size_t> not_run;  // by binding key
+  size_t done = 0;
+  int workers_left = 0;
+  bool handed_back = false;  // run_all returned: results and progress are closed
+};
+
+// How long run_all waits for running scenarios after a signal: the agents
+// get SIGTERM at once and SIGKILL after the grace period (2 s), after which
+// a stdio scenario ends on its own within a second or so.
+constexpr core::Millis kInterruptDrain{5000};
+
+result::ScenarioResult run_item(RunState& st, const Item& it, AgentSlot& slot) {
+  const auto& config = st.config;
+  const auto& t = *it.test;
+  const BindingTarget* target = it.target->binding == "stdio" ? nullptr : it.target;
+  result::ScenarioResult r;
+  std::string why = it.skip.empty() ? skip_reason(t, config, target) : it.skip;
+  const std::string key = it.target->key();
+  std::optional<TargetHealth::Trip> trip;
+  if (why.empty() && config.client_command.empty()) trip = st.health.tripped(key);
+  if (!why.empty()) {
+    r = describe(t, config, target);
+    r.outcome = Outcome::kSkip;
+    r.reason = why;
+  } else if (trip) {
+    r = describe(t, config, target);
+    // SKIP, not the cause's outcome: a scenario that was not run makes no
+    // claim about the target (it might have passed); the diagnosis fails
+    // the run (RunResult::exit_code, conformant).
+    r.outcome = Outcome::kSkip;
+    r.reason = std::string(kNotRunPrefix) + " (" + trip->kind + " failed " + std::to_string(kStrikes) +
+               " times in a row): " + trip->cause;
+    std::lock_guard lk(st.mu);
+    ++st.not_run[key];
+  } else if (st.run_deadline.expired()) {
+    r = describe(t, config, target);
+    r.outcome = Outcome::kTimeout;
+    r.reason = "not started: the run's deadline (--run-timeout) expired";
+  } else {
+    r = run_scenario(t, config, &slot, target, st.receiver.get());
+    if (config.client_command.empty()) st.health.record(key, r, t);
+  }
+  apply_known_failures(r, config.known_failures);
+  return r;
+}
+
+void work(const std::shared_ptr<RunState>& sp) {
+  RunState& st = *sp;
+  {
+    AgentSlot slot;  // --reuse: this worker's agent, carried between scenarios
+    for (;;) {
+      // No scenario starts after a signal.
+      if (core::interrupt_signal() != 0) break;
+      size_t i = st.next.fetch_add(1);
+      if (i >= st.items.size()) break;
+      auto r = run_item(st, st.items[i], slot);
+      std::lock_guard lk(st.mu);
+      // A scenario still running at the signal saw its agent killed under
+      // it: its result is not evidence about the agent, so it is dropped.
+      if (st.handed_back || core::interrupt_signal() != 0) break;
+      st.results[i] = std::move(r);
+      ++st.done;
+      if (st.progress) st.progress(*st.results[i], st.done, st.items.size());
+    }
+  }  // the reused agent ends here, before this worker counts as finished
+  std::lock_guard lk(st.mu);
+  --st.workers_left;
+  st.changed.notify_all();
+}
+
+}  // namespace
+
 result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const RunConfig& config,
                           const ProgressFn& progress) {
   auto t0 = std::chrono::steady_clock::now();
+  auto sp = std::make_shared<RunState>();
+  RunState& st = *sp;
+  st.config = config;
+  st.progress = progress;
   result::RunResult run;
   run.tool_version = config.tool_version;
   run.started_at = model::now_timestamp();
   run.target = config.target_url.empty() ? config.agent_command : config.target_url;
   run.command_line = config.command_line;
   if (config.target_url.empty()) run.profiles = {config.profile.name};
-  const std::vector<BindingTarget> stdio_only = {BindingTarget{"stdio", "", "", ""}};
-  const auto& bindings = config.bindings.empty() ? stdio_only : config.bindings;
+  const auto& bindings = st.bindings();
   for (const auto& b : bindings) run.bindings.push_back(b.key());
-  auto items = expand(tests, bindings);
-  auto receiver = start_receiver(items);
-  run.scenarios.resize(items.size());
-  auto run_deadline = config.run_timeout_ms > 0
-                          ? core::Deadline::after(core::Millis(config.run_timeout_ms))
-                          : core::Deadline::never();
-  std::atomic<size_t> next{0};
-  std::atomic<size_t> done{0};
-  std::mutex progress_mu;
-  TargetHealth health;
-  std::map<std::string, size_t> not_run;  // by binding key, under progress_mu
+  st.items = expand(tests, bindings);
+  st.receiver = start_receiver(st.items);
+  st.results.resize(st.items.size());
+  if (config.run_timeout_ms > 0) st.run_deadline = core::Deadline::after(core::Millis(config.run_timeout_ms));
   if (!config.probe_failure.empty() && config.client_command.empty())
-    health.strike("stdio", config.probe_failure.starts_with("could not start") ? "start" : "handshake",
-                  "card probe: " + config.probe_failure, Outcome::kTimeout);
-  auto worker = [&] {
-    AgentSlot slot;  // --reuse: this worker's agent, carried between scenarios
-    for (;;) {
-      size_t i = next.fetch_add(1);
-      if (i >= items.size()) return;
-      const auto& it = items[i];
-      const auto& t = *it.test;
-      const BindingTarget* target = it.target->binding == "stdio" ? nullptr : it.target;
-      result::ScenarioResult r;
-      std::string why = it.skip.empty() ? skip_reason(t, config, target) : it.skip;
-      const std::string key = it.target->key();
-      std::optional<TargetHealth::Trip> trip;
-      if (why.empty() && config.client_command.empty()) trip = health.tripped(key);
-      if (!why.empty()) {
-        r = describe(t, config, target);
-        r.outcome = Outcome::kSkip;
-        r.reason = why;
-      } else if (trip) {
-        r = describe(t, config, target);
-        // SKIP, not the cause's outcome: a scenario that was not run makes no
-        // claim about the target (it might have passed); the diagnosis fails
-        // the run (RunResult::exit_code, conformant).
-        r.outcome = Outcome::kSkip;
-        r.reason = std::string(kNotRunPrefix) + " (" + trip->kind + " failed " + std::to_string(kStrikes) +
-                   " times in a row): " + trip->cause;
-        std::lock_guard lk(progress_mu);
-        ++not_run[key];
-      } else if (run_deadline.expired()) {
-        r = describe(t, config, target);
-        r.outcome = Outcome::kTimeout;
-        r.reason = "not started: the run's deadline (--run-timeout) expired";
-      } else {
-        r = run_scenario(t, config, &slot, target, receiver.get());
-        if (config.client_command.empty()) health.record(key, r, t);
-      }
-      apply_known_failures(r, config.known_failures);
-      run.scenarios[i] = std::move(r);
-      size_t n = done.fetch_add(1) + 1;
-      if (progress) {
-        std::lock_guard lk(progress_mu);
-        progress(run.scenarios[i], n, items.size());
-      }
-    }
-  };
+    st.health.strike("stdio", config.probe_failure.starts_with("could not start") ? "start" : "handshake",
+                     "card probe: " + config.probe_failure, Outcome::kTimeout);
+  // A signal wakes the wait below.
+  core::InterruptHook wake([sp] {
+    std::lock_guard lk(sp->mu);
+    sp->changed.notify_all();
+  });
   int jobs = std::max(1, config.jobs);
   std::vector<std::thread> pool;
-  for (int j = 1; j < jobs; ++j) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
-  for (const auto& b : bindings)
-    if (auto trip = health.tripped(b.key())) {
-      if (!run.diagnosis.empty()) run.diagnosis += "\n";
-      run.diagnosis += diagnosis_text(b.key(), *trip, not_run[b.key()]);
+  {
+    std::lock_guard lk(st.mu);
+    st.workers_left = jobs;
+  }
+  for (int j = 0; j < jobs; ++j) pool.emplace_back(work, sp);
+  {
+    std::unique_lock lk(st.mu);
+    // Bounded by the scenarios' own deadlines; a signal cuts it short.
+    st.changed.wait(lk, [&] { return st.workers_left == 0 || core::interrupt_signal() != 0; });
+    if (st.workers_left > 0) {
+      st.changed.wait_for(lk, kInterruptDrain, [&] { return st.workers_left == 0; });
     }
+    st.handed_back = true;
+    for (size_t i = 0; i < st.items.size(); ++i)
+      if (st.results[i]) run.scenarios.push_back(std::move(*st.results[i]));
+    if (int sig = core::interrupt_signal(); sig != 0 && run.scenarios.size() < st.items.size())
+      run.interrupted = result::RunResult::Interruption{
+          core::signal_name(sig), sig, static_cast<long long>(st.items.size() - run.scenarios.size())};
+    for (const auto& b : bindings)
+      if (auto trip = st.health.tripped(b.key())) {
+        if (!run.diagnosis.empty()) run.diagnosis += "\n";
+        run.diagnosis += diagnosis_text(b.key(), *trip, st.not_run[b.key()]);
+      }
+    bool all_done = st.workers_left == 0;
+    lk.unlock();
+    for (auto& th : pool) {
+      // A worker still inside a scenario at an interrupt is left to end with
+      // the process; it holds its own reference to the state.
+      if (all_done) th.join();
+      else th.detach();
+    }
+  }
   run.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::steady_clock::now() - t0).count();
   return run;
