@@ -15,26 +15,10 @@ namespace a2a::reports {
 using nlohmann::json;
 using result::Counts;
 
+using result::counts_json;
+using result::put_text;
+
 namespace {
-
-void put_text(json& j, const std::string& key, const std::string& s) {
-  if (result::valid_utf8(s)) {
-    j[key] = s;
-    return;
-  }
-  j[key] = result::to_valid_utf8(s);
-  j[key + "_b64"] = result::base64_encode(s);
-}
-
-json counts_json(const Counts& c) {
-  json j = json::object();
-  j["total"] = c.total;
-  for (result::Outcome o : result::kAllOutcomes) j[std::string(to_string(o))] = c.of(o);
-  j["passed"] = c.passed();
-  j["failed"] = c.failed();
-  j["skipped"] = c.skipped();
-  return j;
-}
 
 Counts add(Counts a, const Counts& b) {
   for (result::Outcome o : result::kAllOutcomes)

@@ -197,7 +197,8 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform requirements --markdown audit.md           each test's level, quoted rule and checks\n"
       "  a2a-conform list --level must                          list the selected scenarios\n"
       "  a2a-conform run --agent ./a --shard 2/3 --json s2.json   one of 3 shards (a CI matrix job)\n"
-      "  a2a-conform merge s1.json s2.json s3.json --report-dir out   the shards as one run's reports\n\n"
+      "  a2a-conform merge s1.json s2.json s3.json --report-dir out   the shards as one run's reports\n"
+      "  a2a-conform diff last-release.json report.json --markdown diff.md   what regressed since a run\n\n"
       "Exit codes: 0 conformant, 1 conformance failures (FAIL, TIMEOUT, XPASS), 2 usage or harness error,\n"
       "128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP): the reports hold the results so far,\n"
       "marked interrupted; a second signal exits at once (docs/runner.md \"Interrupted runs\").\n"
@@ -238,6 +239,25 @@ int main_with_args(int argc, char** argv) {
   merge->add_option("--badge", o.badge_path, "README badge: an SVG with the merged verdict and MUST pass count");
   merge->add_flag("-q,--quiet", o.quiet, "Only the recap and the verdict");
   merge->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  std::string diff_old, diff_new;
+  auto* diff = app.add_subcommand(
+      "diff",
+      "Compare two runs' report.json files (--json of run, client or merge; a combined report of several\n"
+      "targets pairs target N with target N). Lists per (scenario, binding) the regressions, fixes, new and\n"
+      "removed scenarios, other outcome changes and changed reasons, and the counts by level of both.\n"
+      "A regression is a scenario in both runs that now FAILs, TIMEOUTs, ERRORs or XFAILs and did not before;\n"
+      "PASS -> NON_STRICT (a SHOULD no longer met), new and removed scenarios are listed but never regress.\n"
+      "Exit codes: 0 nothing regressed, 1 something regressed, 2 a file unreadable or not a report.\n"
+      "Gate a release of your agent on the last release's report in CI:\n"
+      "  a2a-conform run --agent ./my-agent --json report.json || true   # the run's own verdict aside\n"
+      "  a2a-conform diff last-release/report.json report.json --markdown diff.md || status=$?\n"
+      "  cat diff.md >> \"$GITHUB_STEP_SUMMARY\"; exit ${status:-0}   # fails the job only if something regressed\n"
+      "Check a suite upgrade: run the new suites against the same agent, then diff the old report and the new.\n"
+      "Rules: docs/reports.md, \"Diff\".");
+  diff->add_option("old", diff_old, "OLD: the report.json to compare against (e.g. the last release's)")->required();
+  diff->add_option("new", diff_new, "NEW: the report.json of the run under review")->required();
+  diff->add_option("--markdown", o.markdown_path, "Also write the diff as GitHub-flavoured Markdown (a PR comment, a job summary)");
+  diff->add_option("--json", o.json_path, "Also write the diff as JSON (schema a2a-conform-diff)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -247,6 +267,7 @@ int main_with_args(int argc, char** argv) {
   if (*reqs) return cmd_requirements(o);
   if (*list) return cmd_list(o);
   if (*merge) return cmd_merge(o, merge_files, command_line);
+  if (*diff) return cmd_diff(o, diff_old, diff_new);
   o.client_run = client->parsed();
   collect_targets(client->parsed() ? client : run, o);
   return cmd_run(o, command_line);

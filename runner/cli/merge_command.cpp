@@ -11,58 +11,13 @@
 
 #include "reports/console.hpp"
 #include "reports/multi_report.hpp"
+#include "runner/cli/report_input.hpp"
 #include "runner/cli/targets.hpp"
 #include "runner/result/merge.hpp"
 
 namespace a2a::cli {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// A report larger than this is not one of ours (transcripts are capped).
-constexpr std::uintmax_t kMaxReportBytes = 1ull << 30;
-
-core::Expected<nlohmann::json> read_json(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    return core::fail(core::ErrorKind::kNotFound, path + ": not found (or not a regular file)");
-  if (fs::file_size(path, ec) > kMaxReportBytes)
-    return core::fail(core::ErrorKind::kInvalidArgument, path + ": larger than 1 GiB, not a report");
-  std::ifstream in(path, std::ios::binary);
-  auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded()) return core::fail(core::ErrorKind::kParse, path + ": not valid JSON");
-  return j;
-}
-
-// One file: a run result, or a combined index (several targets) whose
-// targets' report.json files are read in its place.
-core::Expected<void> read_input(const std::string& path, std::vector<result::MergeInput>& out) {
-  auto j = read_json(path);
-  if (!j) return core::fail(j.error());
-  if (j->is_object() && j->value("schema", "") == reports::kMultiResultSchema) {
-    if (!j->contains("targets") || !(*j)["targets"].is_array())
-      return core::fail(core::ErrorKind::kSchema, path + ": /targets must be an array");
-    for (const auto& t : (*j)["targets"]) {
-      std::string report;
-      if (t.contains("files") && t["files"].is_array())
-        for (const auto& f : t["files"])
-          if (f.is_string() && fs::path(f.get<std::string>()).filename() == "report.json") report = f;
-      if (report.empty())
-        return core::fail(core::ErrorKind::kSchema,
-                          path + ": target " + t.value("id", "?") + " lists no report.json (was it run with --report-dir?)");
-      fs::path p = fs::path(report).is_absolute() ? fs::path(report) : fs::path(path).parent_path() / report;
-      if (auto r = read_input(p.string(), out); !r) return r;
-    }
-    return {};
-  }
-  auto run = result::parse_run_result(*j);
-  if (!run) return core::fail(core::ErrorKind::kSchema, path + ": " + run.error().message);
-  out.push_back({path, std::move(*run)});
-  return {};
-}
-
-}  // namespace
 
 int cmd_merge(const Options& o, const std::vector<std::string>& files, const std::string& command_line) {
   if (o.report_dir.empty() && o.json_path.empty() && o.junit_path.empty() && o.html_path.empty() &&
@@ -71,7 +26,7 @@ int cmd_merge(const Options& o, const std::vector<std::string>& files, const std
                  "printed\n";
   std::vector<result::MergeInput> inputs;
   for (const auto& f : files) {
-    if (auto r = read_input(f, inputs); !r) {
+    if (auto r = read_report(f, inputs); !r) {
       std::cerr << "a2a-conform merge: " << r.error().message << "\n";
       return kExitUsage;
     }

@@ -85,5 +85,8 @@ int cmd_list(const Options& o);
 int cmd_run(const Options& o, const std::string& command_line);
 // `merge`: shard (or per-target) report.json files joined (merge_command.cpp).
 int cmd_merge(const Options& o, const std::vector<std::string>& files, const std::string& command_line);
+// `diff`: two runs' report.json files compared (diff_command.cpp); --markdown
+// and --json name its report files.
+int cmd_diff(const Options& o, const std::string& old_file, const std::string& new_file);
 
 }  // namespace a2a::cli

@@ -202,6 +202,11 @@ inline constexpr int kResultSchemaMinVersion = 1;
 // prefer KEY_b64. Computed members (exit_code, conformant, counts, by_level)
 // are written for consumers and ignored on reading. docs/reports.md.
 nlohmann::json to_json(const RunResult& r);
+// The pieces every JSON writer of ours shares (the report, the combined
+// index, the diff): text stored by the KEY / KEY_b64 rule above, and a
+// Counts object (total, one member per outcome, passed, failed, skipped).
+void put_text(nlohmann::json& j, const std::string& key, const std::string& s);
+nlohmann::json counts_json(const Counts& c);
 // Checks "schema" and "schema_version" (a newer major version is refused) and
 // every member's type; the error names the offending JSON pointer.
 core::Expected<RunResult> parse_run_result(const nlohmann::json& j);

@@ -12,25 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-void put_text(json& j, const std::string& key, const std::string& s) {
-  if (valid_utf8(s)) {
-    j[key] = s;
-    return;
-  }
-  j[key] = to_valid_utf8(s);
-  j[key + "_b64"] = base64_encode(s);
-}
-
-json counts_json(const Counts& c) {
-  json j = json::object();
-  j["total"] = c.total;
-  for (Outcome o : kAllOutcomes) j[std::string(to_string(o))] = c.of(o);
-  j["passed"] = c.passed();
-  j["failed"] = c.failed();
-  j["skipped"] = c.skipped();
-  return j;
-}
-
 json failure_json(const Failure& f) {
   json j = json::object();
   put_text(j, "message", f.message);
@@ -105,6 +86,25 @@ json scenario_json(const ScenarioResult& s) {
 }
 
 }  // namespace
+
+void put_text(json& j, const std::string& key, const std::string& s) {
+  if (valid_utf8(s)) {
+    j[key] = s;
+    return;
+  }
+  j[key] = to_valid_utf8(s);
+  j[key + "_b64"] = base64_encode(s);
+}
+
+json counts_json(const Counts& c) {
+  json j = json::object();
+  j["total"] = c.total;
+  for (Outcome o : kAllOutcomes) j[std::string(to_string(o))] = c.of(o);
+  j["passed"] = c.passed();
+  j["failed"] = c.failed();
+  j["skipped"] = c.skipped();
+  return j;
+}
 
 json to_json(const RunResult& r) {
   json j = json::object();
