@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "reports/text.hpp"
+#include "runner/result/utf8.hpp"
 
 namespace a2a::reports {
 
@@ -162,7 +163,9 @@ json change_json(const ScenarioChange& c) {
 }  // namespace
 
 std::string diff_verdict(const RunDiff& d) {
-  std::string s = d.regressed() ? "REGRESSED: " : "NO REGRESSIONS: ";
+  std::string s = d.regressed()                 ? "REGRESSED: "
+                  : !d.new_incomplete.empty()   ? "NEW IS INCOMPLETE: "
+                                                : "NO REGRESSIONS: ";
   s += plural(d.count(ChangeKind::kRegression), "regression", "regressions") + ", " +
        plural(d.count(ChangeKind::kFix), "fix", "fixes") + ", " +
        plural(d.count(ChangeKind::kDegraded), "degraded", "degraded") + ", " +
@@ -183,14 +186,18 @@ void write_diff_console(std::ostream& os, const RunDiff& d) {
     for (const auto& c : d.changes)
       if (c.kind == k) console_change(os, d, c);
   }
+  for (const auto& why : d.new_incomplete) os << "\nNEW is incomplete: " << one_line(why, 600) << "\n";
   os << "\n" << diff_verdict(d) << "\nexit code " << d.exit_code()
-     << (d.regressed() ? ": something regressed\n" : ": nothing regressed\n");
+     << (d.regressed()                 ? ": something regressed\n"
+         : !d.new_incomplete.empty()   ? ": NEW did not test everything, so it cannot show that nothing regressed\n"
+                                       : ": nothing regressed\n");
 }
 
 void write_diff_markdown(std::ostream& os, const RunDiff& d) {
   os << "## A2A conformance diff: " << (d.regressed() ? "REGRESSED" : "no regressions") << "\n\n**"
      << diff_verdict(d) << "** (exit code " << d.exit_code() << ")\n\n";
   os << "- OLD: " << markdown_side(d.old_side) << "\n- NEW: " << markdown_side(d.new_side) << "\n\n";
+  for (const auto& why : d.new_incomplete) os << "> **NEW is incomplete:** " << markdown_cell(why) << "\n\n";
   markdown_counts(os, d);
   for (ChangeKind k : result::kAllChangeKinds)
     if (d.count(k) > 0) markdown_section(os, d, k);
@@ -203,6 +210,8 @@ json diff_to_json(const RunDiff& d) {
   j["old"] = side_json(d.old_side);
   j["new"] = side_json(d.new_side);
   j["regressed"] = d.regressed();
+  j["new_incomplete"] = json::array();
+  for (const auto& why : d.new_incomplete) j["new_incomplete"].push_back(result::to_valid_utf8(why));
   j["exit_code"] = d.exit_code();
   j["verdict"] = diff_verdict(d);
   j["unchanged"] = d.unchanged;

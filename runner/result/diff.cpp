@@ -160,6 +160,10 @@ core::Expected<RunDiff> diff_runs(const std::string& old_file, const std::vector
     out.old_side.targets.push_back(old_runs[t].target);
     out.new_side.targets.push_back(new_runs[t].target);
     if (auto r = diff_target(t, old_file, old_runs[t], new_file, new_runs[t], out); !r) return core::fail(r.error());
+    const auto& n = new_runs[t];
+    std::string who = new_file + (new_runs.size() > 1 ? " target " + std::to_string(t + 1) : "") + ": ";
+    if (n.interrupted) out.new_incomplete.push_back(who + interruption_text(n));
+    if (!n.diagnosis.empty()) out.new_incomplete.push_back(who + "the target is broken: " + n.diagnosis);
   }
   std::stable_sort(out.changes.begin(), out.changes.end(),
                    [](const auto& a, const auto& b) { return a.kind < b.kind; });

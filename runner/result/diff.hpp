@@ -66,11 +66,15 @@ struct RunDiff {
   std::vector<ScenarioChange> changes;  // by kind (kAllChangeKinds order), then report order
   std::vector<LevelCounts> counts;      // must, should, may, all
   int unchanged = 0;                    // in both, same outcome and reason
+  // Why NEW cannot show that nothing regressed, one line per target: it was
+  // interrupted (scenarios not run would only be "removed") or it carries a
+  // broken-target diagnosis (scenarios not run are SKIPs, a plain "change").
+  std::vector<std::string> new_incomplete;
 
   size_t count(ChangeKind k) const;
   bool regressed() const { return count(ChangeKind::kRegression) > 0; }
-  // 0 nothing regressed, 1 something did (usage errors are the CLI's 2).
-  int exit_code() const { return regressed() ? 1 : 0; }
+  // 0 nothing regressed and NEW is complete, 1 otherwise (usage errors are the CLI's 2).
+  int exit_code() const { return regressed() || !new_incomplete.empty() ? 1 : 0; }
 };
 
 // The text a change of reason is judged on: the reason, then the failure's

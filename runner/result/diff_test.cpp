@@ -191,3 +191,26 @@ TEST(DiffRuns, RefusesASideWithoutTargets) {
   ASSERT_FALSE(d);
   EXPECT_NE(d.error().message.find("old.json: no target"), std::string::npos);
 }
+
+TEST(DiffRuns, AnInterruptedOrBrokenNewRunFailsTheGateThoughNothingRegressed) {
+  auto old_run = report({{"A", "stdio", "PASS"}, {"B", "stdio", "PASS"}});
+  auto cut = report({{"A", "stdio", "PASS"}});
+  cut.interrupted = RunResult::Interruption{"SIGINT", 2, 1};
+  auto d = diff_of(old_run, cut);
+  EXPECT_FALSE(d.regressed());
+  EXPECT_EQ(ids(d, ChangeKind::kRemoved), std::vector<std::string>{"B@stdio"});
+  ASSERT_EQ(d.new_incomplete.size(), 1u);
+  EXPECT_EQ(d.new_incomplete[0].rfind("new.json: stopped by SIGINT: 1 of 2 scenarios finished", 0), 0u)
+      << d.new_incomplete[0];
+  EXPECT_EQ(d.exit_code(), 1);
+
+  auto broken = report({{"A", "stdio", "PASS"}, {"B", "stdio", "SKIP", "must", "not run: the target is broken"}});
+  broken.diagnosis = "stdio: the agent could not be started";
+  d = diff_of(old_run, broken);
+  EXPECT_FALSE(d.regressed());
+  ASSERT_EQ(d.new_incomplete.size(), 1u);
+  EXPECT_EQ(d.new_incomplete[0], "new.json: the target is broken: stdio: the agent could not be started");
+  EXPECT_EQ(d.exit_code(), 1);
+  // OLD's own state does not matter: the gate is about NEW.
+  EXPECT_EQ(diff_of(cut, old_run).exit_code(), 0);
+}
