@@ -144,6 +144,14 @@ void ConsoleReporter::write_recap(const RunResult& r) {
   for (const auto* s : listed) write_recap_entry(*s);
 }
 
+void ConsoleReporter::write_not_applicable(const RunResult& r) {
+  if (r.not_applicable.empty()) return;
+  out_ << "\nnot applicable (" << r.not_applicable_count()
+       << ", not skipped: written for another binding, profile or role):\n";
+  for (const auto& na : r.not_applicable)
+    out_ << padded(std::to_string(na.ids.size()), 6) << one_line(na.reason, 200) << "\n";
+}
+
 void ConsoleReporter::write_levels(const RunResult& r) {
   out_ << "\n";
   for (Level l : result::kAllLevels) out_ << level_summary_line(l, r.counts_for(l)) << "\n";
@@ -159,6 +167,7 @@ void ConsoleReporter::finish(const RunResult& r) {
   if (!r.diagnosis.empty()) out_ << "\n" << paint(Outcome::kError, "DIAGNOSIS") << "  " << r.diagnosis << "\n";
   if (r.interrupted) out_ << "\n" << paint(Outcome::kError, "INTERRUPTED") << "  " << result::interruption_text(r) << "\n";
   write_recap(r);
+  write_not_applicable(r);
   write_levels(r);
   out_ << final_line(r.counts()) << "\n";
   out_.flush();

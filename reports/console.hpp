@@ -44,6 +44,7 @@ class ConsoleReporter {
   std::string paint(result::Outcome o, std::string_view text) const;
   void write_recap(const result::RunResult& r);
   void write_recap_entry(const result::ScenarioResult& s);
+  void write_not_applicable(const result::RunResult& r);
   void write_levels(const result::RunResult& r);
 
   std::mutex mu_;

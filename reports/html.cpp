@@ -161,6 +161,20 @@ void write_filters(std::ostream& out, const RunResult& r, std::string_view prefi
       << "</nav>\n";
 }
 
+// Collapsed: what was selected but does not apply to this run (not SKIPs).
+void write_not_applicable(std::ostream& out, const RunResult& r) {
+  if (r.not_applicable.empty()) return;
+  out << "<details class=\"not-applicable\"><summary>Not applicable to this run: " << r.not_applicable_count()
+      << " scenario(s), written for another binding, profile or role (not skipped: the target plays no part)"
+      << "</summary>\n<ul>\n";
+  for (const auto& na : r.not_applicable) {
+    out << "<li><strong>" << na.ids.size() << "</strong> " << esc(na.reason) << ": <span class=\"ids\">";
+    for (size_t i = 0; i < na.ids.size(); ++i) out << (i ? ", " : "") << esc(na.ids[i]);
+    out << "</span></li>\n";
+  }
+  out << "</ul>\n</details>\n";
+}
+
 }  // namespace
 
 std::string html_nonce(const HtmlOptions& o) { return o.nonce.empty() ? random_nonce() : o.nonce; }
@@ -174,6 +188,7 @@ void write_html_open(std::ostream& out, std::string_view title, std::string_view
 void write_html_target(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
   write_header(out, r, o);
   write_summaries(out, r);
+  write_not_applicable(out, r);
   out << (o.id_prefix.empty() ? "<h2>" : "<h3>") << "Scenarios" << (o.id_prefix.empty() ? "</h2>\n" : "</h3>\n");
   write_filters(out, r, o.id_prefix);
   // One <main> per page: a target of the combined report gets a <div>.

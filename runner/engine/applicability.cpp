@@ -265,7 +265,7 @@ std::string v03_gap(const scenario::Test& t, const BindingTarget& /*b*/) {
 
 }  // namespace
 
-std::string skip_reason(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
+std::string not_applicable_reason(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
   const BindingTarget& b = target ? *target : kStdio;
   if (auto why = binding_mismatch(t, b.key()); !why.empty()) return why;
   if (b.is_v03())
@@ -280,6 +280,13 @@ std::string skip_reason(const scenario::Test& t, const RunConfig& c, const Bindi
   if (client_run && fetches_card(t))
     return "the client contract has no operation that prints the public agent card (get_agent_card)";
   if (auto why = missing_requirement(t, c, b.binding); !why.empty()) return why;
+  return {};
+}
+
+std::string skip_reason(const scenario::Test& t, const RunConfig& c, const BindingTarget* target) {
+  if (auto why = not_applicable_reason(t, c, target); !why.empty()) return why;
+  const BindingTarget& b = target ? *target : kStdio;
+  bool client_run = !c.client_command.empty();
   if (auto why = missing_behavior(t, c); !why.empty()) return why;
   if (auto why = unmet_capabilities(t.preconditions, c.agent_card); !why.empty())
     return "precondition not met: " + why;

@@ -111,19 +111,22 @@ TEST(BindingRun, EachTestRunsOncePerBindingItAppliesTo) {
   auto stdio = test_with({get}, "stdio");
   auto rest_only = test_with({get}, "rest");
   auto run = run_all({&any, &stdio, &rest_only}, c);
-  ASSERT_EQ(run.scenarios.size(), 4u);
+  ASSERT_EQ(run.scenarios.size(), 3u);
   EXPECT_EQ(run.bindings, (std::vector<std::string>{"jsonrpc", "rest"}));
   EXPECT_EQ(run.target, agent.url());
-  // jsonrpc pass: any, then the stdio test listed once as skipped; rest pass: any, rest_only.
+  // jsonrpc pass: any; rest pass: any, rest_only. The stdio test is not a
+  // result: it is listed once as not applicable, with why on each binding.
   EXPECT_EQ(run.scenarios[0].binding, "jsonrpc");
   EXPECT_EQ(run.scenarios[0].outcome, result::Outcome::kPass) << run.scenarios[0].reason;
-  EXPECT_EQ(run.scenarios[1].id, "T-stdio");
-  EXPECT_EQ(run.scenarios[1].outcome, result::Outcome::kSkip);
-  EXPECT_NE(run.scenarios[1].reason.find("written for the stdio binding"), std::string::npos);
-  EXPECT_EQ(run.scenarios[2].binding, "rest");
-  EXPECT_EQ(run.scenarios[2].outcome, result::Outcome::kPass) << run.scenarios[2].reason;
-  EXPECT_EQ(run.scenarios[3].id, "T-rest");
-  EXPECT_EQ(run.scenarios[3].outcome, result::Outcome::kPass);
+  EXPECT_EQ(run.scenarios[1].binding, "rest");
+  EXPECT_EQ(run.scenarios[1].outcome, result::Outcome::kPass) << run.scenarios[1].reason;
+  EXPECT_EQ(run.scenarios[2].id, "T-rest");
+  EXPECT_EQ(run.scenarios[2].outcome, result::Outcome::kPass);
+  ASSERT_EQ(run.not_applicable.size(), 1u);
+  EXPECT_EQ(run.not_applicable[0].reason, "written for the stdio binding; this run is jsonrpc, rest");
+  EXPECT_EQ(run.not_applicable[0].ids, std::vector<std::string>{"T-stdio"});
+  EXPECT_EQ(run.counts().skip, 0);
+  EXPECT_EQ(planned_results({&any, &stdio, &rest_only}, c), 3u);
   EXPECT_NE(run.scenarios[2].replay_command.find("--url " + agent.url() + " --binding rest --id T-"),
             std::string::npos)
       << run.scenarios[2].replay_command;

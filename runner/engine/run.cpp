@@ -72,29 +72,48 @@ namespace {
 struct Item {
   const scenario::Test* test;
   const BindingTarget* target;  // nullptr: stdio
-  std::string skip;             // set when the test applies to no binding of the run
 };
 
 // Each test once per binding it applies to, binding by binding, in test
-// order; a test that applies to none is listed once (in the first binding's
-// pass), as skipped, so it still shows up.
-std::vector<Item> expand(const std::vector<const scenario::Test*>& tests, const std::vector<BindingTarget>& bindings) {
+// order. What does not apply (another binding, profile or role: the target
+// plays no part) goes to `na`, one entry per reason, not into the run
+// (docs/reports.md "Not applicable"); a test that applies to no binding of
+// the run is listed once, with every binding's reason.
+constexpr std::string_view kRunIs = "; this run is ";
+
+std::vector<Item> expand(const std::vector<const scenario::Test*>& tests, const std::vector<BindingTarget>& bindings,
+                         const RunConfig& config, result::RunResult* na) {
   std::vector<Item> items;
   for (const auto& b : bindings)
     for (const auto* t : tests) {
       if (binding_mismatch(*t, b.key()).empty()) {
-        items.push_back({t, &b, ""});
+        const BindingTarget* target = b.binding == "stdio" ? nullptr : &b;
+        if (auto why = not_applicable_reason(*t, config, target); !why.empty()) {
+          if (na) na->add_not_applicable(why, t->id);
+          continue;
+        }
+        items.push_back({t, &b});
         continue;
       }
       if (&b != &bindings.front()) continue;
-      std::string why;
+      // "written for the stdio binding; this run is jsonrpc, rest": one
+      // reason per distinct cause, the bindings it holds for listed after it.
+      std::vector<std::pair<std::string, std::string>> causes;  // cause, bindings
       bool applies_elsewhere = false;
       for (const auto& o : bindings) {
         std::string m = binding_mismatch(*t, o.key());
         applies_elsewhere = applies_elsewhere || m.empty();
-        if (why.find(m) == std::string::npos) why += (why.empty() ? "" : "; ") + m;
+        auto at = m.rfind(kRunIs);
+        std::string cause = at == std::string::npos ? m : m.substr(0, at);
+        std::string which = at == std::string::npos ? "" : m.substr(at + kRunIs.size());
+        auto it = std::find_if(causes.begin(), causes.end(), [&](const auto& c) { return c.first == cause; });
+        if (it == causes.end()) causes.emplace_back(cause, which);
+        else if (!which.empty()) it->second += (it->second.empty() ? "" : ", ") + which;
       }
-      if (!applies_elsewhere) items.push_back({t, &b, why});
+      std::string why;
+      for (const auto& [cause, which] : causes)
+        why += (why.empty() ? "" : "; ") + cause + (which.empty() ? "" : std::string(kRunIs) + which);
+      if (!applies_elsewhere && na) na->add_not_applicable(why, t->id);
     }
   return items;
 }
@@ -182,7 +201,7 @@ std::string diagnosis_text(const std::string& binding, const TargetHealth::Trip&
 
 std::unique_ptr<WebhookReceiver> start_receiver(const std::vector<Item>& items) {
   bool needed = std::any_of(items.begin(), items.end(),
-                            [](const Item& it) { return it.skip.empty() && needs_webhooks(*it.test); });
+                            [](const Item& it) { return needs_webhooks(*it.test); });
   if (!needed) return nullptr;
   auto r = WebhookReceiver::start();
   // Without one, the tests that need it fail on their own ("no webhook receiver").
@@ -230,7 +249,7 @@ result::ScenarioResult run_item(RunState& st, const Item& it, AgentSlot& slot) {
   const auto& t = *it.test;
   const BindingTarget* target = it.target->binding == "stdio" ? nullptr : it.target;
   result::ScenarioResult r;
-  std::string why = it.skip.empty() ? skip_reason(t, config, target) : it.skip;
+  std::string why = skip_reason(t, config, target);
   const std::string key = it.target->key();
   std::optional<TargetHealth::Trip> trip;
   if (why.empty() && config.client_command.empty()) trip = st.health.tripped(key);
@@ -301,7 +320,7 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   if (config.target_url.empty()) run.profiles = {config.profile.name};
   const auto& bindings = st.bindings();
   for (const auto& b : bindings) run.bindings.push_back(b.key());
-  st.items = expand(tests, bindings);
+  st.items = expand(tests, bindings, st.config, &run);
   st.receiver = start_receiver(st.items);
   st.results.resize(st.items.size());
   if (config.run_timeout_ms > 0) st.run_deadline = core::Deadline::after(core::Millis(config.run_timeout_ms));
@@ -354,7 +373,7 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
 
 size_t planned_results(const std::vector<const scenario::Test*>& tests, const RunConfig& config) {
   const std::vector<BindingTarget> stdio_only = {BindingTarget{"stdio", "", "", ""}};
-  return expand(tests, config.bindings.empty() ? stdio_only : config.bindings).size();
+  return expand(tests, config.bindings.empty() ? stdio_only : config.bindings, config, nullptr).size();
 }
 
 }  // namespace a2a::engine

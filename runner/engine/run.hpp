@@ -12,7 +12,8 @@
 namespace a2a::engine {
 
 // Each test runs once per binding of the run it applies to (stdio when the
-// run has no bindings); a test that applies to none gives one SKIP result.
+// run has no bindings); what applies to none, or not to this profile or role,
+// is listed in RunResult::not_applicable, not as a result.
 // A webhook receiver is started when a test to run needs one.
 result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const RunConfig& config,
                           const ProgressFn& progress = {});

@@ -30,6 +30,12 @@ bool is_secret_header(const std::string& name);
 
 std::string skip_reason(const scenario::Test& test, const RunConfig& config,
                         const BindingTarget* target = nullptr);
+// The part of skip_reason that does not depend on the target: another
+// binding, profile or role, an operation the binding's version lacks. Such a
+// test is "not applicable" to the run, not a SKIP (docs/reports.md "Not
+// applicable"); "" when it applies.
+std::string not_applicable_reason(const scenario::Test& test, const RunConfig& config,
+                                  const BindingTarget* target = nullptr);
 // Optional capabilities (AgentCapabilities members: pushNotifications,
 // streaming, extendedAgentCard) a test's steps use, less those its
 // preconditions name explicitly.

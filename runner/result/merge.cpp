@@ -122,6 +122,8 @@ MergedTarget join(const std::vector<MergeInput*>& parts, std::vector<std::string
     // A shard's diagnosis or interruption holds for the merged run.
     if (!r.diagnosis.empty() && m.diagnosis.find(r.diagnosis) == std::string::npos)
       m.diagnosis += (m.diagnosis.empty() ? "" : "\n") + r.diagnosis;
+    for (const auto& na : r.not_applicable)
+      for (const auto& id : na.ids) m.add_not_applicable(na.reason, id);
     if (r.interrupted && !m.interrupted) m.interrupted = r.interrupted;
     else if (r.interrupted) m.interrupted->not_run += r.interrupted->not_run;
     for (const auto& sc : r.scenarios) {
@@ -148,9 +150,11 @@ MergedTarget join(const std::vector<MergeInput*>& parts, std::vector<std::string
     }
   }
 
-  // Every selected scenario ran somewhere (a shard that is present lost none).
+  // Every selected scenario ran somewhere or did not apply (a shard that is
+  // present lost none); an interrupted shard did lose some, and says so.
   std::set<std::string> ran;
   for (const auto& sc : m.scenarios) ran.insert(sc.id);
+  for (const auto& na : m.not_applicable) ran.insert(na.ids.begin(), na.ids.end());
   std::vector<std::string> lost;
   for (const auto& id : selection)
     if (!ran.count(id)) lost.push_back(id);

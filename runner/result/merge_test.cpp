@@ -155,3 +155,16 @@ TEST(MergeRuns, AShardsInterruptionAndDiagnosisHoldForTheMergedRun) {
   EXPECT_EQ(r.exit_code(), 143);
   EXPECT_EQ(r.diagnosis, b.run.diagnosis);
 }
+
+TEST(MergeRuns, NotApplicableScenariosOfEveryShardAreJoinedAndNotLost) {
+  auto whole = whole_run();
+  auto a = shard_of_run(whole, 1, 2, 0), b = shard_of_run(whole, 2, 2, 1);
+  // A-9 is selected, applies to no binding of the run, and falls in one shard.
+  for (auto* s : {&a, &b}) s->run.shard->selection.push_back("A-9");
+  (a2a::core::shard_of("A-9", 2) == 1 ? a : b).run.add_not_applicable("written for the stdio binding", "A-9");
+  auto m = merge_runs({a, b});
+  ASSERT_TRUE(m.errors.empty()) << m.errors.front();
+  const auto& r = m.targets.front().run;
+  ASSERT_EQ(r.not_applicable.size(), 1u);
+  EXPECT_EQ(r.not_applicable[0].ids, std::vector<std::string>{"A-9"});
+}

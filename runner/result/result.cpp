@@ -1,5 +1,7 @@
 #include "runner/result/result.hpp"
 
+#include <algorithm>
+
 #include <cctype>
 
 namespace a2a::result {
@@ -115,6 +117,19 @@ Counts RunResult::counts_for(Level l) const {
   for (const auto& s : scenarios)
     if (s.level == l) c.add(s.outcome);
   return c;
+}
+
+size_t RunResult::not_applicable_count() const {
+  size_t n = 0;
+  for (const auto& na : not_applicable) n += na.ids.size();
+  return n;
+}
+
+void RunResult::add_not_applicable(const std::string& reason, const std::string& id) {
+  auto it = std::find_if(not_applicable.begin(), not_applicable.end(),
+                         [&](const NotApplicable& na) { return na.reason == reason; });
+  if (it == not_applicable.end()) it = not_applicable.insert(not_applicable.end(), NotApplicable{reason, {}});
+  if (std::find(it->ids.begin(), it->ids.end(), id) == it->ids.end()) it->ids.push_back(id);
 }
 
 int RunResult::exit_code() const {

@@ -165,6 +165,19 @@ struct RunResult {
     bool operator==(const Interruption&) const = default;
   };
   std::optional<Interruption> interrupted;
+  // Selected scenarios that do not apply to this run: written for another
+  // binding, profile or role (the stdio suites on a URL run). They are not
+  // results and not SKIPs, which are kept for what depends on the target
+  // (docs/reports.md "Not applicable"). One entry per reason, in order of
+  // first appearance; ids in selection order, each once.
+  struct NotApplicable {
+    std::string reason;
+    std::vector<std::string> ids;
+    bool operator==(const NotApplicable&) const = default;
+  };
+  std::vector<NotApplicable> not_applicable;
+  size_t not_applicable_count() const;
+  void add_not_applicable(const std::string& reason, const std::string& id);
 
   Counts counts() const;
   Counts counts_for(Level l) const;

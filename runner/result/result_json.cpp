@@ -124,6 +124,15 @@ json to_json(const RunResult& r) {
     j["interrupted"] = {{"signal", to_valid_utf8(r.interrupted->signal)},
                         {"number", r.interrupted->number},
                         {"not_run", r.interrupted->not_run}};
+  if (!r.not_applicable.empty()) {
+    json na = json::array();
+    for (const auto& n : r.not_applicable) {
+      json ids = json::array();
+      for (const auto& id : n.ids) ids.push_back(to_valid_utf8(id));
+      na.push_back({{"reason", to_valid_utf8(n.reason)}, {"count", n.ids.size()}, {"ids", std::move(ids)}});
+    }
+    j["not_applicable"] = std::move(na);
+  }
   j["profiles"] = json::array();
   for (const auto& p : r.profiles) j["profiles"].push_back(to_valid_utf8(p));
   j["bindings"] = json::array();

@@ -207,6 +207,12 @@ core::Expected<RunResult> parse_run_result(const json& j) {
     if (info.not_run < 0) ir.fail("not_run", "must not be negative");
     out.interrupted = std::move(info);
   }
+  read_array(r, "not_applicable", out.not_applicable, &error, [](Reader& nr) {
+    RunResult::NotApplicable na;
+    nr.text("reason", na.reason);
+    nr.strings("ids", na.ids);
+    return na;
+  });
   r.strings("profiles", out.profiles);
   r.strings("bindings", out.bindings);
   if (const json* sh = r.child("shard", json::value_t::object)) {

@@ -259,3 +259,22 @@ TEST(Interrupted, ExitsWithTheSignalRoundTripsAndMakesNoClaim) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "/interrupted/number must be a signal number (1 to 64)");
 }
+
+TEST(NotApplicable, GroupsByReasonOnceEachRoundTripsAndCountsNowhere) {
+  RunResult r = run_of({{Outcome::kPass, Level::kMust}});
+  r.add_not_applicable("written for the stdio binding; this run is jsonrpc, rest", "STDIO-1");
+  r.add_not_applicable("client test (this run tests an agent)", "CLIENT-1");
+  r.add_not_applicable("written for the stdio binding; this run is jsonrpc, rest", "STDIO-2");
+  r.add_not_applicable("written for the stdio binding; this run is jsonrpc, rest", "STDIO-1");
+  ASSERT_EQ(r.not_applicable.size(), 2u);
+  EXPECT_EQ(r.not_applicable[0].ids, (std::vector<std::string>{"STDIO-1", "STDIO-2"}));
+  EXPECT_EQ(r.not_applicable_count(), 3u);
+  EXPECT_EQ(r.counts().total, 1);
+  EXPECT_EQ(r.counts().skip, 0);
+  EXPECT_TRUE(r.conformant());
+  nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["not_applicable"][0]["count"], 2);
+  EXPECT_EQ(j["not_applicable"][1]["reason"], "client test (this run tests an agent)");
+  EXPECT_EQ(run_result_from_json(j), r);
+  EXPECT_FALSE(to_json(RunResult{}).contains("not_applicable"));
+}

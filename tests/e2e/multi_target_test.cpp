@@ -187,7 +187,11 @@ TEST(MultiTarget, AStdioAndAnHttpTargetEachStateTheirProfile) {
   EXPECT_EQ(index["targets"][0]["counts"]["passed"], 2);  // jsonrpc and rest
   EXPECT_EQ(index["targets"][1]["target"], kAgent);
   EXPECT_EQ(index["targets"][1]["profile"], "p46");
-  EXPECT_EQ(index["targets"][1]["counts"]["skipped"], 1);
+  // Its one HTTP-only scenario does not apply to a stdio target: not a SKIP.
+  EXPECT_EQ(index["targets"][1]["counts"]["skipped"], 0);
+  auto stdio_own = Json::parse(read_text(out / index["targets"][1]["files"][0].get<std::string>()));
+  ASSERT_EQ(stdio_own["not_applicable"].size(), 1u) << stdio_own.dump(1).substr(0, 2000);
+  EXPECT_EQ(stdio_own["not_applicable"][0]["count"], 1);
   auto own = Json::parse(read_text(out / index["targets"][0]["files"][0].get<std::string>()));
   EXPECT_EQ(own["profile"], "1.0");
   EXPECT_EQ(own["role"], "agent");
