@@ -2,35 +2,36 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
+#include <cctype>
 #include <deque>
 #include <mutex>
 #include <optional>
 #include <thread>
 
 #include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
 
 #include "peers/a2a-ref-agent/http_binding.hpp"
 #include "peers/a2a-ref-agent/websocket/websocket_faults.hpp"
 #include "peers/a2a-ref-agent/worker_pool.hpp"
+#include "runner/core/escape.hpp"
 #include "runner/jsonrpc/message.hpp"
+#include "runner/result/utf8.hpp"
+#include "runner/transport/ws_codec.hpp"
 
 namespace a2a::agent {
 namespace {
 
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
 namespace net = boost::asio;
+namespace ws = transport::ws;
 using tcp = net::ip::tcp;
+using error_code = boost::system::error_code;
 
 constexpr core::Millis kPollSlice{250};  // how often a stream's worker looks at the connection
 constexpr core::Millis kStopGrace{1000};
 constexpr size_t kMaxUpgradeHeader = 16u << 10;
-constexpr size_t kKeptReadBuffer = 64u << 10;  // a larger read buffer is given back after its message
+constexpr size_t kReadChunk = 16u << 10;
 constexpr int kServerError = -32000;
 
 std::string url_host(const std::string& bind) {
@@ -48,6 +49,70 @@ std::string_view trim(std::string_view v) {
 
 // "1", "1.0", "1.3": major version 1.
 bool served_version(std::string_view v) { return v.substr(0, v.find('.')) == "1"; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+// A comma-separated header value that lists `token` (case-insensitive).
+bool has_token(std::string_view list, std::string_view token) {
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    if (iequals(trim(list.substr(0, comma)), token)) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+// The upgrade request's request line and headers (RFC 9112 §3, §5), read by
+// hand: the server needs only these, and no body is allowed on an upgrade.
+struct UpgradeRequest {
+  std::string method, target;
+  int minor = 1;  // HTTP/1.minor
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  std::string_view get(std::string_view name) const {
+    for (const auto& [n, v] : headers)
+      if (iequals(n, name)) return v;
+    return {};
+  }
+
+  // `head` is everything before the blank line. False: not HTTP/1.x.
+  bool parse(std::string_view head) {
+    size_t eol = head.find("\r\n");
+    std::string_view line = head.substr(0, eol);
+    size_t sp1 = line.find(' ');
+    size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
+    if (sp1 == 0 || sp2 == std::string_view::npos || sp2 == sp1 + 1) return false;
+    std::string_view version = line.substr(sp2 + 1);
+    if (version.size() != 8 || version.substr(0, 7) != "HTTP/1." || !std::isdigit(static_cast<unsigned char>(version[7])))
+      return false;
+    method.assign(line.substr(0, sp1));
+    target.assign(line.substr(sp1 + 1, sp2 - sp1 - 1));
+    minor = version[7] - '0';
+    while (eol != std::string_view::npos) {
+      head.remove_prefix(eol + 2);
+      eol = head.find("\r\n");
+      std::string_view h = head.substr(0, eol);
+      size_t colon = h.find(':');
+      if (colon == std::string_view::npos || colon == 0 || h.front() == ' ' || h.front() == '\t') return false;
+      headers.emplace_back(std::string(h.substr(0, colon)), std::string(trim(h.substr(colon + 1))));
+    }
+    return true;
+  }
+};
+
+std::string_view reason_phrase(int status) {
+  switch (status) {
+    case 400: return "Bad Request";
+    case 426: return "Upgrade Required";
+    default: return "Error";
+  }
+}
 
 Json error_object(int code, std::string message) { return CallError{code, std::move(message), nullptr}.to_json(); }
 
@@ -89,9 +154,10 @@ class WsService {
   std::vector<std::thread> threads;
 };
 
-// One WebSocket connection. Everything touching the stream runs on the
+// One WebSocket connection. Everything touching the socket runs on the
 // connection's strand; workers hand frames over by posting. One write is
-// in flight at a time (frames go out in the order they were posted).
+// in flight at a time (frames go out in the order they were posted). The
+// frames are RFC 6455's, through our codec (runner/transport/ws_codec.hpp).
 class WsConnection : public std::enable_shared_from_this<WsConnection> {
  public:
   // One frame for the writer, or the mark that a request's answer is all
@@ -101,117 +167,206 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     bool release = false;
   };
 
-  WsConnection(WsService& svc, tcp::socket socket) : svc_(svc), ws_(std::move(socket)) {}
+  WsConnection(WsService& svc, tcp::socket socket)
+      : svc_(svc),
+        socket_(std::move(socket)),
+        timer_(socket_.get_executor()),
+        parser_(ws::ParserOptions{true, svc.policy.max_message}) {}
 
-  void start() { net::dispatch(ws_.get_executor(), [self = shared_from_this()] { self->read_upgrade(); }); }
+  void start() {
+    net::dispatch(socket_.get_executor(), [self = shared_from_this()] {
+      self->arm_timer();  // the whole upgrade request within the handshake timeout
+      self->read_upgrade();
+    });
+  }
 
   // From any thread: closes the connection (a close handshake when upgraded).
   void request_close() {
-    net::post(ws_.get_executor(), [self = shared_from_this()] { self->close_now(); });
+    net::post(socket_.get_executor(), [self = shared_from_this()] { self->close_now(); });
   }
 
   // From any thread.
   void post(Out o) {
-    net::post(ws_.get_executor(), [self = shared_from_this(), o = std::move(o)]() mutable { self->push(std::move(o)); });
+    net::post(socket_.get_executor(), [self = shared_from_this(), o = std::move(o)]() mutable { self->push(std::move(o)); });
   }
 
   bool closed() const { return closed_; }
 
   // Only once no I/O thread runs (the end of stop()): the socket closes now.
   void close_socket() {
-    beast::error_code ignored;
-    ws_.next_layer().socket().close(ignored);
+    error_code ignored;
+    socket_.close(ignored);
     closed_ = true;
   }
 
  private:
-  // ---- the upgrade ----
+  // One encoded frame in the write queue.
+  struct Queued {
+    std::string wire;
+    size_t counted = 0;    // payload bytes counted in queued_bytes_
+    bool release = false;  // frees a request's slot (no bytes)
+    bool last = false;     // a close frame: nothing after it
+  };
+
+  // ---- the upgrade (RFC 6455 §4.2) ----
   void read_upgrade() {
-    parser_.emplace();
-    parser_->header_limit(kMaxUpgradeHeader);
-    ws_.next_layer().expires_after(svc_.options.handshake_timeout);
-    http::async_read(ws_.next_layer(), hbuf_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->on_upgrade(ec); });
+    socket_.async_read_some(net::buffer(chunk_), [self = shared_from_this()](error_code ec, size_t n) {
+      self->on_upgrade_bytes(ec, n);
+    });
   }
 
-  void on_upgrade(beast::error_code ec) {
-    if (ec) return finish();  // not HTTP, too slow, or gone: nothing to answer
-    auto& req = parser_->get();
-    if (!websocket::is_upgrade(req)) {
-      return refuse(http::status::upgrade_required, "FAILED_PRECONDITION",
+  void on_upgrade_bytes(error_code ec, size_t n) {
+    if (ec || closed_) return finish();  // too slow, or gone: nothing to answer
+    head_.append(chunk_.data(), n);
+    size_t end = head_.find("\r\n\r\n");
+    if (end == std::string::npos) {
+      if (head_.size() > kMaxUpgradeHeader) return finish();  // not an upgrade request we serve
+      return read_upgrade();
+    }
+    if (end > kMaxUpgradeHeader) return finish();
+    UpgradeRequest req;
+    if (!req.parse(std::string_view(head_).substr(0, end))) return finish();  // not HTTP: nothing to answer
+    std::string rest = head_.substr(end + 4);
+    head_.clear();
+    head_.shrink_to_fit();
+    on_upgrade(req, std::move(rest));
+  }
+
+  void on_upgrade(const UpgradeRequest& req, std::string rest) {
+    if (req.method != "GET" || req.minor < 1 || !has_token(req.get("Connection"), "upgrade") ||
+        !has_token(req.get("Upgrade"), "websocket")) {
+      return refuse(426, "FAILED_PRECONDITION",
                     "this endpoint serves the A2A WebSocket binding only: send a WebSocket upgrade "
                     "(Connection: Upgrade, Upgrade: websocket) with A2A-Version: 1.0");
     }
     if (svc_.policy.check_version) {
-      std::string_view v = trim(std::string_view(req["A2A-Version"].data(), req["A2A-Version"].size()));
+      std::string_view v = trim(req.get("A2A-Version"));
       if (v.empty()) {
-        return refuse(http::status::bad_request, "FAILED_PRECONDITION",
+        return refuse(400, "FAILED_PRECONDITION",
                       "A2A version '0.3' is not supported by this server; expected '1.0' (a missing or empty "
                       "A2A-Version header means 0.3: send A2A-Version: 1.0)");
       }
       if (!served_version(v)) {
-        return refuse(http::status::bad_request, "FAILED_PRECONDITION",
+        return refuse(400, "FAILED_PRECONDITION",
                       "unsupported A2A version: '" + std::string(v) + "'; this server supports 1.x (A2A-Version: 1.0)");
       }
     }
-    auto auth = req[http::field::authorization];
-    authorization_.assign(auth.data(), auth.size());
-    ws_.next_layer().expires_never();
-    ws_.set_option(websocket::stream_base::timeout{svc_.options.handshake_timeout, websocket::stream_base::none(),
-                                                   false});
-    ws_.read_message_max(svc_.policy.max_message);
-    ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) { self->on_accepted(ec); });
+    // §4.2.1: the key is 16 bytes in base64, the version 13.
+    std::string key(trim(req.get("Sec-WebSocket-Key")));
+    std::string decoded;
+    if (!result::base64_decode(key, decoded) || decoded.size() != 16) {
+      return refuse(400, "INVALID_ARGUMENT",
+                    "Sec-WebSocket-Key must be 16 bytes in base64 (RFC 6455 §4.2.1), got '" +
+                        core::escape_bytes(key, 60) + "'");
+    }
+    if (trim(req.get("Sec-WebSocket-Version")) != "13") {
+      return refuse(426, "INVALID_ARGUMENT",
+                    "Sec-WebSocket-Version must be 13 (RFC 6455 §4.2.1), got '" +
+                        core::escape_bytes(trim(req.get("Sec-WebSocket-Version")), 60) + "'",
+                    "Sec-WebSocket-Version: 13\r\n");
+    }
+    authorization_.assign(req.get("Authorization"));
+    Queued q;
+    q.wire = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " +
+             ws::accept_key(key) + "\r\n\r\n";
+    outq_.push_back(std::move(q));
+    writing_ = true;
+    net::async_write(socket_, net::buffer(outq_.front().wire),
+                     [self = shared_from_this(), rest = std::move(rest)](error_code ec, size_t) mutable {
+                       self->on_accepted(ec, std::move(rest));
+                     });
   }
 
   // An upgrade refused with an HTTP status and a JSON body
   // {"error":{"code":<http status>,"status":<grpc status name>,"message":...}}.
-  void refuse(http::status status, std::string_view grpc_status, const std::string& message) {
-    res_.emplace(status, parser_->get().version());
-    res_->set(http::field::content_type, "application/json");
-    res_->keep_alive(false);
-    res_->body() = jsonrpc::dump(
-        Json{{"error", {{"code", static_cast<int>(status)}, {"status", grpc_status}, {"message", message}}}});
-    res_->prepare_payload();
-    ws_.next_layer().expires_after(svc_.options.handshake_timeout);
-    http::async_write(ws_.next_layer(), *res_, [self = shared_from_this()](beast::error_code, size_t) {
-      beast::error_code ignored;
-      self->ws_.next_layer().socket().shutdown(tcp::socket::shutdown_send, ignored);
+  void refuse(int status, std::string_view grpc_status, const std::string& message, const std::string& extra = "") {
+    std::string body =
+        jsonrpc::dump(Json{{"error", {{"code", status}, {"status", grpc_status}, {"message", message}}}});
+    Queued q;
+    q.wire = "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason_phrase(status)) +
+             "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+             "\r\nConnection: close\r\n" + extra + "\r\n" + body;
+    outq_.push_back(std::move(q));
+    writing_ = true;
+    net::async_write(socket_, net::buffer(outq_.front().wire), [self = shared_from_this()](error_code, size_t) {
+      self->writing_ = false;
+      self->outq_.clear();
+      error_code ignored;
+      self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
       self->finish();
     });
   }
 
-  void on_accepted(beast::error_code ec) {
-    parser_.reset();
-    if (ec) return finish();
+  void on_accepted(error_code ec, std::string rest) {
+    writing_ = false;
+    outq_.clear();
+    if (ec || closed_) return finish();
     upgraded_ = true;
+    timer_.cancel();
     if (svc_.stopping || close_requested_) return close_now();
+    if (!rest.empty() && !on_bytes(rest)) return;
     read();
   }
 
   // ---- reading ----
   void read() {
-    ws_.async_read(rbuf_, [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
+    socket_.async_read_some(net::buffer(chunk_),
+                            [self = shared_from_this()](error_code ec, size_t n) { self->on_read(ec, n); });
   }
 
-  void on_read(beast::error_code ec) {
-    if (ec) {
-      // A close frame, a message above the limit (Beast closed with 1009),
-      // a protocol error or a lost peer: the connection is over.
-      if (ec == websocket::error::message_too_big) svc_.log("a message above the size limit: connection closed (1009)");
-      return finish();
+  void on_read(error_code ec, size_t n) {
+    // EOF or a lost peer: the connection is over.
+    if (ec || closed_) return finish();
+    if (on_bytes(std::string_view(chunk_.data(), n))) read();
+  }
+
+  // Frames off the wire; false once nothing more is read.
+  bool on_bytes(std::string_view bytes) {
+    std::vector<ws::Message> got;
+    auto r = parser_.feed(bytes, got);
+    for (auto& m : got) {
+      if (!on_message(m)) return false;
     }
-    bool text = ws_.got_text();
-    std::string data = beast::buffers_to_string(rbuf_.data());
-    rbuf_.consume(rbuf_.size());
-    if (rbuf_.capacity() > kKeptReadBuffer) rbuf_.shrink_to_fit();
-    if (text) {
-      on_text(data);
-    } else if (svc_.policy.answer_binary) {
-      answer(false)->send({WsKind::kError, nullptr,
-                           error_object(jsonrpc::kParseError,
-                                        "binary frames are not supported; send JSON-RPC as text frames")});
+    if (r) return true;
+    // A protocol error (1002), text that is not UTF-8 (1007), a message
+    // above the limit (1009): a close frame with the code, then the end.
+    if (parser_.close_code() == ws::kCloseTooBig) svc_.log("a message above the size limit: connection closed (1009)");
+    send_close(ws::close_payload(parser_.close_code()), false);
+    return false;
+  }
+
+  bool on_message(ws::Message& m) {
+    switch (m.op) {
+      case ws::Opcode::kText:
+        if (!closing_) on_text(m.payload);
+        return !closed_;
+      case ws::Opcode::kBinary:
+        if (!closing_ && svc_.policy.answer_binary) {
+          answer(false)->send({WsKind::kError, nullptr,
+                               error_object(jsonrpc::kParseError,
+                                            "binary frames are not supported; send JSON-RPC as text frames")});
+        }
+        return !closed_;
+      case ws::Opcode::kPing:  // §5.5.3: a pong with the ping's payload
+        if (!closing_) enqueue({ws::encode_frame(ws::Opcode::kPong, m.payload), 0, false, false});
+        return !closed_;
+      case ws::Opcode::kPong:
+        return true;
+      case ws::Opcode::kClose: {
+        if (closing_) {  // the answer to our close: the handshake is done
+          finish();
+          return false;
+        }
+        // §5.5.1: answered with the code it carried, then the server ends the TCP connection.
+        auto c = ws::parse_close_payload(m.payload);
+        int code = c && c->code != ws::kCloseNoStatus ? c->code : 0;
+        send_close(code ? ws::close_payload(code) : std::string(), false);
+        return false;
+      }
+      case ws::Opcode::kContinuation:
+        break;
     }
-    if (!closed_ && !closing_) read();
+    return true;
   }
 
   // ---- requests ----
@@ -338,12 +493,21 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
       if (o.release) --in_flight_;
       return;
     }
-    queued_bytes_ += o.frame.text.size();
-    outq_.push_back(std::move(o));
+    if (o.release) {
+      enqueue({std::string(), 0, true, false});
+      return;
+    }
+    size_t n = o.frame.text.size();
+    queued_bytes_ += n;
+    enqueue({ws::encode_frame(o.frame.binary ? ws::Opcode::kBinary : ws::Opcode::kText, o.frame.text), n, false, false});
     if (queued_bytes_ > svc_.options.max_queued_bytes) {
       svc_.log("a client that does not read: connection closed");
       return abort();
     }
+  }
+
+  void enqueue(Queued q) {
+    outq_.push_back(std::move(q));
     if (!writing_) write_next();
   }
 
@@ -352,23 +516,30 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
       outq_.pop_front();
       --in_flight_;
     }
-    if (outq_.empty() || closing_) {
+    if (closed_) return;
+    if (outq_.empty()) {
       if (close_requested_ && !closing_) start_close();
       return;
     }
     writing_ = true;
-    const WsFrame& f = outq_.front().frame;
-    ws_.text(!f.binary);
-    ws_.async_write(net::buffer(f.text), [self = shared_from_this()](beast::error_code ec, size_t) { self->on_write(ec); });
+    net::async_write(socket_, net::buffer(outq_.front().wire),
+                     [self = shared_from_this()](error_code ec, size_t) { self->on_write(ec); });
   }
 
-  void on_write(beast::error_code ec) {
+  void on_write(error_code ec) {
     writing_ = false;
+    bool last = false;
     if (!outq_.empty()) {
-      queued_bytes_ -= outq_.front().frame.text.size();
+      queued_bytes_ -= outq_.front().counted;
+      last = outq_.front().last;
       outq_.pop_front();
     }
     if (ec || closed_) return finish();
+    // Our close frame is out: when it answered the peer's (or ended a
+    // protocol error), the TCP connection ends now (§7.1.1: the server
+    // closes first); when it started the handshake, the reader waits for
+    // the answer, bounded by the timer.
+    if (last && !await_close_) return finish();
     write_next();
   }
 
@@ -381,23 +552,40 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     if (!writing_) start_close();
   }
 
-  void start_close() {
+  void start_close() { send_close(ws::close_payload(ws::kCloseGoingAway), true); }
+
+  // Queued frames are dropped and the close frame goes next; `await`: the
+  // peer's answer is read (until the timer) before the connection ends.
+  void send_close(std::string payload, bool await) {
+    if (closed_ || closing_) return;
     closing_ = true;
+    await_close_ = await;
     drop_queue();
-    ws_.async_close(websocket::close_reason(websocket::close_code::going_away),
-                    [self = shared_from_this()](beast::error_code) { self->finish(); });
+    arm_timer();
+    enqueue({ws::encode_frame(ws::Opcode::kClose, payload), 0, false, true});
   }
 
-  void abort() {
-    beast::error_code ignored;
-    ws_.next_layer().socket().close(ignored);  // pending operations end with operation_aborted
-    finish();
+  void arm_timer() {
+    timer_.expires_after(svc_.options.handshake_timeout);
+    timer_.async_wait([self = shared_from_this()](error_code ec) {
+      // The upgrade or the closing handshake took too long (a cancelled
+      // timer whose handler was already queued finds neither going on).
+      if (!ec && (!self->upgraded_ || self->closing_)) self->abort();
+    });
   }
 
-  // The connection is over: nothing more is written, queued frames are dropped.
+  void abort() { finish(); }
+
+  // The connection is over: nothing more is written, queued frames are
+  // dropped, the socket closes (pending operations end with operation_aborted).
   void finish() {
+    if (closed_ && !socket_.is_open()) return;
     closed_ = true;
     drop_queue();
+    timer_.cancel();
+    error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
   }
 
   // Drops every queued frame but the one being written (its buffer is in use).
@@ -405,24 +593,25 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     size_t keep = writing_ ? 1 : 0;
     while (outq_.size() > keep) {
       if (outq_.back().release) --in_flight_;
-      queued_bytes_ -= outq_.back().frame.text.size();
+      queued_bytes_ -= outq_.back().counted;
       outq_.pop_back();
     }
   }
 
   WsService& svc_;
-  websocket::stream<beast::tcp_stream> ws_;
-  beast::flat_buffer hbuf_;
-  beast::flat_buffer rbuf_;
-  std::optional<http::request_parser<http::empty_body>> parser_;
-  std::optional<http::response<http::string_body>> res_;
+  tcp::socket socket_;
+  net::steady_timer timer_;  // the upgrade, then the closing handshake
+  ws::FrameParser parser_;
+  std::array<char, kReadChunk> chunk_{};
+  std::string head_;           // the upgrade request, until its blank line
   std::string authorization_;  // the upgrade's Authorization, for every request
   // strand state
-  std::deque<Out> outq_;
+  std::deque<Queued> outq_;
   size_t queued_bytes_ = 0;
   bool writing_ = false;
   bool upgraded_ = false;
   bool closing_ = false;
+  bool await_close_ = false;
   bool close_requested_ = false;
   // read by workers
   std::atomic<bool> closed_{false};
@@ -453,14 +642,14 @@ std::unique_ptr<WsMessageSink> WsConnection::answer(bool holds_slot) {
 }
 
 void WsService::accept() {
-  acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+  acceptor.async_accept(net::make_strand(ioc), [this](error_code ec, tcp::socket socket) {
     if (ec == net::error::operation_aborted || stopping || !acceptor.is_open()) return;
     if (!ec) {
       admit(std::move(socket));
       return accept();
     }
     backoff.expires_after(std::chrono::milliseconds(50));
-    backoff.async_wait([this](beast::error_code e) {
+    backoff.async_wait([this](error_code e) {
       if (!e && !stopping) accept();
     });
   });
@@ -472,7 +661,7 @@ void WsService::admit(tcp::socket socket) {
     std::lock_guard<std::mutex> lk(mu);
     std::erase_if(connections, [](const std::weak_ptr<WsConnection>& w) { return w.expired(); });
     if (connections.size() >= options.max_connections) {
-      beast::error_code ignored;
+      error_code ignored;
       socket.close(ignored);
       return;
     }
@@ -487,7 +676,7 @@ void WsService::shutdown() {
   // Blocked sends return and streams end now, so every request can finish.
   if (AgentCore* c = core.load()) c->shutdown();
   net::post(acceptor.get_executor(), [this] {
-    beast::error_code ignored;
+    error_code ignored;
     acceptor.close(ignored);
     backoff.cancel();
   });
@@ -524,7 +713,7 @@ core::Expected<std::unique_ptr<WebSocketAgent>> WebSocketAgent::start(WebSocketA
   a->service_ = std::make_unique<WsService>(std::move(options));
   WsService& svc = *a->service_;
   std::string where = svc.options.bind + ":" + std::to_string(svc.options.port);
-  beast::error_code ec;
+  error_code ec;
   auto address = net::ip::make_address(svc.options.bind, ec);
   if (ec) return core::fail(core::ErrorKind::kIo, "websocket: bad listen address '" + svc.options.bind + "'");
   tcp::endpoint ep(address, svc.options.port);
