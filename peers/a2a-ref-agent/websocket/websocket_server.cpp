@@ -347,9 +347,18 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
                                             "binary frames are not supported; send JSON-RPC as text frames")});
         }
         return !closed_;
-      case ws::Opcode::kPing:  // §5.5.3: a pong with the ping's payload
-        if (!closing_) enqueue({ws::encode_frame(ws::Opcode::kPong, m.payload), 0, false, false});
+      case ws::Opcode::kPing: {  // §5.5.3: a pong with the ping's payload
+        if (closing_) return true;
+        // Counted with the answers: pings from a client that does not read are bounded too.
+        size_t n = m.payload.size() + 2;
+        queued_bytes_ += n;
+        enqueue({ws::encode_frame(ws::Opcode::kPong, m.payload), n, false, false});
+        if (queued_bytes_ > svc_.options.max_queued_bytes) {
+          svc_.log("a client that does not read: connection closed");
+          abort();
+        }
         return !closed_;
+      }
       case ws::Opcode::kPong:
         return true;
       case ws::Opcode::kClose: {
