@@ -7,6 +7,7 @@
 
 #include "peers/a2a-ref-agent/websocket/websocket_faults.hpp"
 #include "peers/a2a-ref-agent/websocket/websocket_test_support.hpp"
+#include "runner/transport/ws_codec.hpp"
 
 namespace a2a::agent::testing {
 namespace {
@@ -330,6 +331,131 @@ TEST(WebSocketAgent, TheClientsCloseIsAnswered) {
   });
   ASSERT_TRUE(run_until(c->ioc(), done, kWait, [&] { beast::get_lowest_layer(c->stream()).cancel(); }));
   EXPECT_FALSE(ec) << ec.message();
+}
+
+}  // namespace
+}  // namespace a2a::agent::testing
+
+namespace a2a::agent::testing {
+namespace {
+
+TEST(WebSocketAgent, TheUpgradeChecksTheKeyAndVersion13AndAnswersTheAcceptKey) {
+  WsFixture f;
+  auto ok = http_upgrade(f.port(), kV1Headers);
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->result_int(), 101);
+  // RFC 6455 §1.3's example key
+  EXPECT_EQ((*ok)[http::field::sec_websocket_accept], "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+  auto bad_key = http_upgrade(f.port(), {{"A2A-Version", "1.0"}, {"Sec-WebSocket-Key", "c2hvcnQ="}});
+  ASSERT_TRUE(bad_key);
+  EXPECT_EQ(bad_key->result_int(), 400);
+  EXPECT_NE(bad_key->body().find("Sec-WebSocket-Key"), std::string::npos);
+  auto old = http_upgrade(f.port(), {{"A2A-Version", "1.0"}, {"Sec-WebSocket-Version", "8"}});
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->result_int(), 426);
+  EXPECT_EQ((*old)[http::field::sec_websocket_version], "13");
+}
+
+// A raw TCP connection upgraded by hand, for bytes no WebSocket library would send.
+class RawSocket {
+ public:
+  explicit RawSocket(uint16_t port) : s_(ioc_) {
+    beast::error_code ec;
+    s_.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), ec);
+    if (ec) return;
+    std::string req =
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nA2A-Version: 1.0\r\n\r\n";
+    net::write(s_, net::buffer(req), ec);
+    if (ec) return;
+    size_t end = 0;
+    while ((end = in_.find("\r\n\r\n")) == std::string::npos && in_.size() < 4096)
+      if (!read_some()) return;
+    upgraded_ = in_.rfind("HTTP/1.1 101", 0) == 0;
+    in_.erase(0, end + 4);
+  }
+  bool upgraded() const { return upgraded_; }
+  void write(const std::string& bytes) {
+    beast::error_code ec;
+    net::write(s_, net::buffer(bytes), ec);
+  }
+  // The server's next frames (unmasked), until `count` or EOF.
+  std::vector<transport::ws::Message> frames(size_t count) {
+    transport::ws::FrameParser p(transport::ws::ParserOptions{false, 1u << 20});
+    std::vector<transport::ws::Message> out;
+    if (!p.feed(in_, out)) return out;
+    in_.clear();
+    for (int i = 0; i < 100 && out.size() < count; ++i) {  // bounded: each read waits at most kWait
+      if (!read_some()) break;
+      if (!p.feed(in_, out)) break;
+      in_.clear();
+    }
+    return out;
+  }
+
+ private:
+  bool read_some() {
+    char buf[4096];
+    bool done = false;
+    size_t got = 0;
+    beast::error_code result;
+    s_.async_read_some(net::buffer(buf), [&](beast::error_code e, size_t n) {
+      result = e;
+      got = n;
+      done = true;
+    });
+    if (!run_until(ioc_, done, kWait, [&] { s_.cancel(); }) || result) return false;
+    in_.append(buf, got);
+    return true;
+  }
+
+  net::io_context ioc_;
+  tcp::socket s_;
+  std::string in_;
+  bool upgraded_ = false;
+};
+
+TEST(WebSocketAgent, AnUnmaskedClientFrameIsClosedWith1002) {
+  WsFixture f;
+  RawSocket raw(f.port());
+  ASSERT_TRUE(raw.upgraded());
+  raw.write(transport::ws::encode_frame(transport::ws::Opcode::kText, "{}"));
+  auto got = raw.frames(1);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].op, transport::ws::Opcode::kClose);
+  EXPECT_EQ(got[0].payload, transport::ws::close_payload(transport::ws::kCloseProtocolError));
+}
+
+TEST(WebSocketAgent, ADeclaredOversizedMessageIsClosedWith1009FromItsHeader) {
+  WsFixture f;
+  RawSocket raw(f.port());
+  ASSERT_TRUE(raw.upgraded());
+  // 1 GiB declared, masked, no payload sent: the server answers at the header
+  raw.write(std::string{'\x82', '\xff', 0, 0, 0, 0, '\x40', 0, 0, 0, 1, 2, 3, 4});
+  auto got = raw.frames(1);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].op, transport::ws::Opcode::kClose);
+  EXPECT_EQ(got[0].payload, transport::ws::close_payload(transport::ws::kCloseTooBig));
+}
+
+TEST(WebSocketAgent, FragmentsAndAPingBetweenThemAreServed) {
+  WsFixture f;
+  RawSocket raw(f.port());
+  ASSERT_TRUE(raw.upgraded());
+  using transport::ws::Opcode;
+  transport::ws::MaskKey k{9, 8, 7, 6};
+  std::string req = R"({"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"no-such-task"}})";
+  raw.write(transport::ws::encode_frame(Opcode::kText, req.substr(0, 10), false, &k) +
+            transport::ws::encode_frame(Opcode::kPing, "p", true, &k) +
+            transport::ws::encode_frame(Opcode::kContinuation, req.substr(10), true, &k));
+  auto got = raw.frames(2);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].op, Opcode::kPong);
+  EXPECT_EQ(got[0].payload, "p");
+  EXPECT_EQ(got[1].op, Opcode::kText);
+  Json answer = Json::parse(got[1].payload, nullptr, false);
+  EXPECT_EQ(answer["id"], 7);
+  EXPECT_TRUE(answer.contains("error")) << got[1].payload;
 }
 
 }  // namespace
