@@ -225,6 +225,27 @@ core::Expected<UpgradeAnswer> parse_answer(std::string_view head) {
   return a;
 }
 
+// A chunked body's data (RFC 9112 §7.1), as far as `raw` holds whole chunks.
+std::string dechunk(std::string_view raw) {
+  std::string out;
+  while (!raw.empty()) {  // each pass takes one chunk off `raw`
+    size_t eol = raw.find("\r\n");
+    if (eol == std::string_view::npos) break;
+    size_t size = 0;
+    size_t i = 0;
+    for (; i < eol && std::isxdigit(static_cast<unsigned char>(raw[i])) && size < (1u << 24); ++i)
+      size = size * 16 + static_cast<size_t>(std::isdigit(static_cast<unsigned char>(raw[i]))
+                                                 ? raw[i] - '0'
+                                                 : std::tolower(static_cast<unsigned char>(raw[i])) - 'a' + 10);
+    if (i == 0 || size == 0) break;
+    raw.remove_prefix(eol + 2);
+    out.append(raw.substr(0, size));
+    if (raw.size() < size + 2) break;
+    raw.remove_prefix(size + 2);
+  }
+  return out;
+}
+
 bool clean_header_text(std::string_view s) {
   for (char c : s)
     if (c == '\r' || c == '\n' || c == '\0') return false;
@@ -479,11 +500,16 @@ core::Expected<std::unique_ptr<WsConnection>> WsConnection::connect(const std::s
         want = static_cast<size_t>(std::min<unsigned long long>(v, wsio::kMaxRefusalBody));
       }
     }
-    while (rest.size() < want) {  // bounded by `want` and the deadline
+    bool chunked = wsio::has_token(ans->get("Transfer-Encoding"), "chunked");
+    auto last_chunk = [&] {  // the zero-size chunk that ends a chunked body
+      return chunked && (rest.rfind("0\r\n", 0) == 0 || rest.find("\r\n0\r\n") != std::string::npos);
+    };
+    while (rest.size() < want && !last_chunk()) {  // bounded by `want` and the deadline
       auto n = wsio::read_some(s, rest, want - rest.size(), deadline);
       if (!n || *n == 0) break;
     }
     if (rest.size() > want) rest.resize(want);
+    if (chunked) rest = wsio::dechunk(rest);
     if (refusal) {
       refusal->status = ans->status;
       refusal->body = rest;

@@ -3,7 +3,8 @@
 // by predicate (requests multiplexed by id on one connection), writes text or
 // binary frames, and bounds every wait by a deadline. The peer's upgrade
 // refusal (status and body) is kept for the caller to judge. Plain ws:// only
-// (wss:// is refused with a message). One I/O thread per connection.
+// (wss:// is refused with a message). POSIX sockets and the frames of
+// ws_codec.hpp; one reader thread per connection.
 // docs/websocket.md.
 #pragma once
 

@@ -250,3 +250,19 @@ TEST(WsClient, SendMasksFramesAndCloseDoesTheClosingHandshake) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(WsClient, AChunkedRefusalBodyIsDecoded) {
+  RawPeer peer([](int fd, const std::string&) {
+    write_bytes(fd, "HTTP/1.1 426 Upgrade Required\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n3\r\n:1}\r\n0\r\n\r\n");
+    read_bytes(fd, 1, Deadline::after(kWait));
+  });
+  WsRefusal r;
+  auto c = WsConnection::connect(peer.url(), {}, Deadline::after(kWait), &r);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(r.status, 426);
+  EXPECT_EQ(r.body, "{\"a\":1}");
+}
+
+}  // namespace
