@@ -25,7 +25,9 @@ REPORT_EXIT=97
 # The TSan set: the worker pool and the stdio server/agent connection inbox
 # (agent_core), the runner's agent connection, -j pool and HTTP pool (engine),
 # the HTTP client/server and the stdio process reader threads (transport), the
-# client library's pipelining (client_core), and end-to-end runs that put them
+# client library's pipelining (client_core), the WebSocket server's requests
+# in flight and its write queue (agent_websocket; the runner's WebSocket
+# connection, a reader thread, is in transport's tests), and end-to-end runs that put them
 # together: the runner at -j2 over stdio and HTTP, the reference agent's
 # streaming, 200 concurrent clients, 500 concurrent streams, a long pipelined
 # stdio session, 4 threads pipelining on one client session, floods the
@@ -39,7 +41,7 @@ REPORT_EXIT=97
 # the SDK interop at -j1 and -j8): they drive the same code paths as the
 # suites the ASan build already runs, and their claims are about verdicts.
 ASAN_E2E_SKIP='^(RefAgentLoad\.(LongPipelinedStdioSession|MemoryReturnsToItsLevel)|ParallelVerdicts\.|LegalVariation\.|Jobs/InteropRunner\..*/j[18]( |$))'
-TSAN_BINARIES=(a2a_transport_test a2a_engine_test a2a_binding_jsonrpc_test a2a_binding_rest_test a2a_agent_core_test a2a_client_core_test)
+TSAN_BINARIES=(a2a_transport_test a2a_engine_test a2a_binding_jsonrpc_test a2a_binding_rest_test a2a_agent_core_test a2a_agent_websocket_test a2a_client_core_test)
 TSAN_E2E='^(Interrupt[./]|RefClientAgentLibrary\.|RunnerSelfTest\.|ActsOverHttp\.|HttpRunner\.Smoke|RefClientAgent\.(Stream|Subscribe|ReturnImmediately)|RefAgentLoad\.(TwoHundred|FiveHundred|LongPipelined)|Fixtures/HostileStdioAgent\..*/(flood_stdout|flood_frames|notification_flood|stderr_flood)|Fixtures/HostileHttpAgent\..*/http_endless_sse|InteropRunner\.|Interop/Bindings\.JsSdkClient)'
 
 usage() {

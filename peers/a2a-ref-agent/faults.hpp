@@ -138,6 +138,21 @@ enum class Fault {
   kGrpcNoSizeLimit,
   kGrpcExtendedCardNoAuth,
   kGrpcMalformedAsInternal,
+  // WebSocket binding (--websocket; peers/a2a-ref-agent/websocket/websocket_faults.cpp)
+  kWsNoStreamComplete,
+  kWsCompleteWrongId,
+  kWsEventsAfterComplete,
+  kWsEventWrongId,
+  kWsErrorThenComplete,
+  kWsBinaryFrames,
+  kWsTwoMessagesPerFrame,
+  kWsWrongJsonrpc,
+  kWsVersionNotChecked,
+  kWsAcceptBinarySilently,
+  kWsAnswerNotifications,
+  kWsNoBusyLimit,
+  kWsIgnoreUpgradeAuth,
+  kWsNoSizeLimit,
   kCount,  // keep last
 };
 

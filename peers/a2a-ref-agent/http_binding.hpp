@@ -94,6 +94,8 @@ void rpc_reply(HttpExchange& ex, const Faults& f, int status, const Json& body,
 ServerReply rpc_text_reply(const Faults& f, std::string body, std::string_view version = kServedVersion);
 // The 401 answer to GetExtendedAgentCard without credentials (§13.3, §10 C13).
 ServerReply unauthenticated_reply(const Faults& f, const Json& id);
+// Its JSON-RPC error (the WebSocket binding answers it too).
+CallError unauthenticated_error();
 // A JSON-RPC request that speaks 0.3 (requests_v03), served through the
 // 0.3 <-> 1.0 translation of runner/a2a/v03.hpp by the same core.
 void handle_jsonrpc_v03(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex, const jsonrpc::Message& m);

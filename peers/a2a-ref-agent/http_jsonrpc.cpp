@@ -52,9 +52,14 @@ void rpc_reply(HttpExchange& ex, const Faults& f, int status, const Json& body, 
   ex.reply(std::move(out));
 }
 
+CallError unauthenticated_error() {
+  return CallError{kUnauthenticatedCode,
+                   "Unauthenticated: GetExtendedAgentCard requires 'Authorization: Bearer <token>' (spec §13.3)",
+                   nullptr};
+}
+
 ServerReply unauthenticated_reply(const Faults& f, const Json& id) {
-  CallError e{kUnauthenticatedCode,
-              "Unauthenticated: GetExtendedAgentCard requires 'Authorization: Bearer <token>' (spec §13.3)", nullptr};
+  CallError e = unauthenticated_error();
   ServerReply r = json_reply(401, rpc_error_response(f, id, rpc_error_object(f, e)));
   r.headers.emplace_back("WWW-Authenticate", std::string(kBearerChallenge));
   return r;

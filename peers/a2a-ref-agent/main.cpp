@@ -25,6 +25,7 @@
 #include "peers/a2a-ref-agent/http_server.hpp"
 #include "peers/a2a-ref-agent/http_variation.hpp"
 #include "peers/a2a-ref-agent/stdio_server.hpp"
+#include "peers/a2a-ref-agent/websocket/websocket_server.hpp"
 #ifdef A2A_WITH_GRPC
 #include "peers/a2a-ref-agent/grpc/grpc_server.hpp"
 #endif
@@ -66,11 +67,23 @@ std::string help_footer() {
         "a2a-version: 1.0 (or absent: the lf.a2a.v1 service is 1.0); other versions FAILED_PRECONDITION\n"
         "VERSION_NOT_SUPPORTED. GetExtendedAgentCard needs authorization: Bearer TOKEN. Errors carry\n"
         "google.rpc.ErrorInfo in grpc-status-details-bin; requests above 4 MiB are RESOURCE_EXHAUSTED.\n"
+        "\nWebSocket (--websocket PORT beside --http; 0 = the system picks; docs/websocket.md): the\n"
+        "binding of a2a-rust, on the same --bind address, serving the same tasks as HTTP. Before the\n"
+        "'listening on' line it prints\n"
+        "  a2a-ref-agent websocket on ws://127.0.0.1:PORT\n"
+        "and the card lists {url ws://127.0.0.1:PORT, protocolBinding WEBSOCKET, protocolVersion 1.0}.\n"
+        "The upgrade (any path) needs A2A-Version with major 1 (1, 1.0, 1.3), else HTTP 400 with a JSON\n"
+        "body; its Authorization: Bearer TOKEN applies to every request (GetExtendedAgentCard). Then one\n"
+        "JSON-RPC 2.0 request per text frame, A2A 1.0 method names, answered as JSON-RPC over HTTP\n"
+        "answers; a connection's requests run concurrently (64 in flight; the next is -32000 server\n"
+        "busy). Streams: one result frame per event with the request id, then\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"status\":\"stream_complete\"}} (an error frame instead when it\n"
+        "fails). Binary frames get -32700; notifications no answer; messages above 4 MiB close (1009).\n"
         "\nFaults (--fault NAME) each break one requirement. frame-*, reader-*, hs-*, stream-*,\n"
         "conc-*, life-* act on the stdio binding; id-* and err-* on JSON-RPC (on HTTP too, except\n"
         "err-batch-partial and err-exit-on-parse-error); http-* on the HTTP bindings; card-* on the\n"
         "card; push-* on webhook delivery; v03-* on 0.3 JSON-RPC (--serve-0.3); grpc-* on gRPC\n"
-        "(--grpc); sem-* on every binding. --list-faults prints them all.\n"
+        "(--grpc); ws-* on WebSocket (--websocket); sem-* on every binding. --list-faults prints them all.\n"
         "\n--profile stdio-json (PR #138): v1 method names (SendMessage, ...), handshake with protocol\n"
         "a2a-stdio / protocolVersion 1.0, ack {sessionId, selectVariant, accept}, streams as responses\n"
         "with the request id ending in {id, streamEnd:true}, cancelStream, system/shutdown, heartbeat\n"
@@ -133,6 +146,7 @@ struct Cli {
   int heartbeat_ms = 0;
   int http_port = -1;  // -1 = stdio mode
   int grpc_port = -1;  // -1 = no gRPC server (needs --http: the card is served there)
+  int websocket_port = -1;  // -1 = no WebSocket server (needs --http, like gRPC)
   std::string bind = "127.0.0.1";
   std::string tenant;
   std::vector<std::string> auth_tokens = {"a2a-conform"};
@@ -164,7 +178,11 @@ void add_options(CLI::App& app, Cli& cli) {
   app.add_option("--grpc", cli.grpc_port,
                  "Also serve gRPC (lf.a2a.v1.A2AService) on this port, over the same tasks; needs --http; 0 = any")
       ->check(CLI::Range(0, 65535));
-  app.add_option("--bind", cli.bind, "HTTP (and gRPC) listen address")->capture_default_str();
+  app.add_option("--websocket", cli.websocket_port,
+                 "Also serve the WebSocket binding (JSON-RPC over WebSocket) on this port, over the same tasks; "
+                 "needs --http; 0 = any")
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--bind", cli.bind, "HTTP (and gRPC, WebSocket) listen address")->capture_default_str();
   app.add_option("--tenant", cli.tenant, "HTTP: the tenant the card's interfaces carry (REST also serves /TENANT/...)");
   app.add_option("--auth-token", cli.auth_tokens,
                  "HTTP: a Bearer token GetExtendedAgentCard accepts (repeatable; spec 13.3 requires authentication; "
@@ -253,6 +271,23 @@ int serve_http(const Cli& cli, const Faults& faults) {
     o.extra_interfaces.push_back(grpc->interface());
   }
 #endif
+  // The WebSocket port too is bound before the card is built.
+  std::unique_ptr<WebSocketAgent> websocket;
+  if (cli.websocket_port >= 0) {
+    WebSocketAgentOptions w;
+    w.bind = cli.bind;
+    w.port = static_cast<uint16_t>(cli.websocket_port);
+    w.auth_tokens = cli.auth_tokens;
+    w.faults = faults;
+    w.log_fd = o.log_fd;
+    auto started = WebSocketAgent::start(w);
+    if (!started) {
+      std::cerr << "a2a-ref-agent: " << started.error().message << "\n";
+      return kExitIo;
+    }
+    websocket = std::move(*started);
+    o.extra_interfaces.push_back(websocket->interface());
+  }
   auto agent = HttpAgent::start(o);
   if (!agent) {
     std::cerr << "a2a-ref-agent: " << agent.error().message << "\n";
@@ -264,6 +299,10 @@ int serve_http(const Cli& cli, const Faults& faults) {
     std::cout << "a2a-ref-agent grpc on " << grpc->address() << std::endl;
   }
 #endif
+  if (websocket) {
+    websocket->attach((*agent)->core());
+    std::cout << "a2a-ref-agent websocket on " << websocket->url() << std::endl;
+  }
   std::cout << "a2a-ref-agent listening on " << (*agent)->url() << std::endl;  // tests parse this line (the last)
   for (;;) {
     timespec slice{1, 0};  // a bounded wait; the loop is the "until a signal" of HTTP mode
@@ -273,6 +312,7 @@ int serve_http(const Cli& cli, const Faults& faults) {
 #ifdef A2A_WITH_GRPC
   if (grpc) grpc->stop();  // before the core it serves goes
 #endif
+  if (websocket) websocket->stop();  // likewise
   (*agent)->stop();
   return kExitOk;
 }
@@ -313,6 +353,11 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
 #endif
+  }
+  if (cli.websocket_port >= 0 && cli.http_port < 0) {
+    std::cerr << "a2a-ref-agent: --websocket needs --http PORT: the agent card that lists the WebSocket interface is "
+                 "served over HTTP\n";
+    return kExitUsage;
   }
   if (cli.http_port >= 0) return serve_http(cli, faults);
   Profile profile = *profile_by_name(cli.profile);

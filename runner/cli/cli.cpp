@@ -43,7 +43,7 @@ void add_selection_flags(CLI::App* app, Options& o,
 
 // `run`: an agent executable (stdio) or an HTTP agent (--url).
 CLI::App* add_run_command(CLI::App& app, Options& o) {
-  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio), an HTTP or gRPC agent (--url), "
+  auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio), an HTTP, gRPC or WebSocket agent (--url), "
                                  "or the reference agent in process (--binding loopback)");
   run->add_option("--agent", o.agents, "Agent command line, e.g. \"./agent --stdio\" (spawned once per scenario). "
                   "Repeatable, and may be mixed with --url: each target is run in turn with the same selection "
@@ -53,7 +53,7 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--url", o.urls, "HTTP agent base URL: its card (URL/.well-known/agent-card.json) names the interfaces "
                   "to test (repeatable, like --agent)")
       ->allow_extra_args(false);
-  run->add_option("--binding", o.bindings, "With --url: test only this binding: jsonrpc, rest or grpc (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface: for grpc, HOST:PORT or http://HOST:PORT). "
+  run->add_option("--binding", o.bindings, "With --url: test only this binding: jsonrpc, rest, grpc or websocket (repeatable; default: every interface the card declares that the runner supports; without a usable card --url itself is that interface: for grpc, HOST:PORT or http://HOST:PORT). "
                   "Alone (no --url, no --agent): loopback, the reference agent's core linked into the runner, "
                   "for the abstract-operation suites without processes or sockets (docs/bindings.md)")
       ->check(CLI::IsMember(network_binding_keys()))

@@ -91,7 +91,7 @@ struct OperationBinding {
       call;
   // expect_error against one of this binding's errors (OpResult::error,
   // error_status). Empty: the error is a JSON-RPC {code, message, data}
-  // object, read by match::match_error (stdio, jsonrpc, loopback, ...).
+  // object, read by match::match_error (stdio, jsonrpc, websocket, ...).
   std::function<match::MatchResult(const OpResult& r, const nlohmann::json& expect_error)> match_error;
   // Client runs (`a2a-conform client --binding KEY`): the scripted agent of
   // one scenario, recording into `tr`. Empty: the binding tests no clients.

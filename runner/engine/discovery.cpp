@@ -61,7 +61,7 @@ std::string join_notes(const std::vector<std::string>& notes) {
   return out;
 }
 
-constexpr const char* kHint = "Use --binding jsonrpc, rest or grpc to test --url directly as that interface.";
+constexpr const char* kHint = "Use --binding jsonrpc, rest, grpc or websocket to test --url directly as that interface.";
 
 }  // namespace
 

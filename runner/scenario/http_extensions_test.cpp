@@ -230,7 +230,7 @@ TEST(HttpExtensions, UnknownBindingNamesTheAllowedOnes) {
   TempDir dir;
   std::string err = load_error(dir, "        x-binding: carrier-pigeon\n        steps:\n"
                                     "          - {id: g, operation: get_task, params: {id: x}}\n");
-  EXPECT_NE(err.find("stdio, jsonrpc, rest, grpc, http"), std::string::npos) << err;
+  EXPECT_NE(err.find("stdio, jsonrpc, rest, grpc, websocket, http"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ constexpr std::string_view kTestKeys[] = {
 constexpr std::string_view kQuoteKeys[] = {"source", "section", "quote"};
 constexpr std::string_view kLevels[] = {"must", "should", "may"};
 constexpr std::string_view kTransports[] = {"jsonrpc", "grpc", "rest"};
-constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest", "grpc", "http", "jsonrpc@0.3", "rest@0.3", "loopback"};
+constexpr std::string_view kBindings[] = {"stdio", "jsonrpc", "rest", "grpc", "websocket", "http", "jsonrpc@0.3", "rest@0.3", "loopback"};
 constexpr std::string_view kRunnerRequirements[] = {"webhook_endpoint", "concurrent_streams",
                                                     "stream_disconnect", "auth_credentials",
                                                     "header_inspection"};

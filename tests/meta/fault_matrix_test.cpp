@@ -77,6 +77,9 @@ const std::vector<Matrix> kMatrices = {
     {"grpc", "fault-matrix-grpc.yaml", Peer::kHttpAgent, "", {"suites/a2a", "suites/grpc"}, {}, false,
      {"--grpc", "0"}, {"--binding", "grpc"}, {"http"}},
 #endif
+    // The WebSocket wire's faults over suites/a2a (the semantics are the http matrix's).
+    {"websocket", "fault-matrix-websocket.yaml", Peer::kHttpAgent, "", {"suites/a2a"}, {}, false,
+     {"--websocket", "0"}, {"--binding", "websocket"}, {"http"}},
 #ifdef A2A_WITH_GRPC
     {"client", "client-fault-matrix.yaml", Peer::kClient, "", {"suites/client"}, {"stdio", "jsonrpc", "rest", "grpc"},
      true},

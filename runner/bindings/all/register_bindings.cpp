@@ -6,6 +6,7 @@
 #include "runner/bindings/loopback/loopback_binding.hpp"
 #include "runner/bindings/rest/rest_binding.hpp"
 #include "runner/bindings/stdio/stdio_binding.hpp"
+#include "runner/bindings/websocket/websocket_binding.hpp"
 
 #ifdef A2A_WITH_GRPC
 #include "runner/bindings/grpc/grpc_binding.hpp"
@@ -23,6 +24,7 @@ void register_bindings() {
 #ifdef A2A_WITH_GRPC
     register_binding(bindings::grpc_operation_binding());
 #endif
+    register_binding(bindings::websocket_operation_binding());
     register_binding(bindings::loopback_operation_binding());
     return true;
   }();
