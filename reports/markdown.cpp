@@ -12,21 +12,6 @@ using result::Counts;
 using result::Level;
 using result::RunResult;
 
-std::string md_cell(std::string_view s, size_t max_bytes) {
-  // one_line leaves only printable text (no newline, no control byte, valid UTF-8).
-  std::string line = one_line(s, max_bytes);
-  constexpr std::string_view kSyntax = "\\`*_[]<>|&~#!$";
-  std::string out;
-  out.reserve(line.size() + 8);
-  for (char c : line) {
-    if (kSyntax.find(c) != std::string_view::npos) out += '\\';
-    out += c;
-    // U+2060 WORD JOINER: GitHub turns "@name" in text into a mention.
-    if (c == '@') out += "\xe2\x81\xa0";
-  }
-  return out;
-}
-
 namespace {
 
 constexpr std::string_view kMdDash = "\xe2\x80\x94";  // a scenario not run on that column
@@ -39,13 +24,13 @@ std::string md_level(Level l) {
 
 void md_verdict(std::ostream& out, const RunResult& r, std::string_view heading, std::string_view verdict) {
   out << heading << " A2A conformance: " << verdict << " \xe2\x80\x94 "
-      << md_cell(r.target, 200) << "\n\n";
+      << markdown_cell(r.target, 200) << "\n\n";
   int code = r.exit_code();
-  out << md_cell(r.role, 40) << (r.profile.empty() ? "" : ", profile " + md_cell(r.profile, 60)) << " \xc2\xb7 "
+  out << markdown_cell(r.role, 40) << (r.profile.empty() ? "" : ", profile " + markdown_cell(r.profile, 60)) << " \xc2\xb7 "
       << r.scenarios.size() << " results \xc2\xb7 exit code " << code << ": "
-      << md_cell(result::describe_exit_code(code)) << "\n\n";
-  if (!r.diagnosis.empty()) out << "> **Diagnosis: the target is broken.** " << md_cell(r.diagnosis, 600) << "\n\n";
-  if (r.interrupted) out << "> **Interrupted.** " << md_cell(result::interruption_text(r), 600) << "\n\n";
+      << markdown_cell(result::describe_exit_code(code)) << "\n\n";
+  if (!r.diagnosis.empty()) out << "> **Diagnosis: the target is broken.** " << markdown_cell(r.diagnosis, 600) << "\n\n";
+  if (r.interrupted) out << "> **Interrupted.** " << markdown_cell(result::interruption_text(r), 600) << "\n\n";
 }
 
 void md_level_counts(std::ostream& out, const RunResult& r) {
@@ -60,9 +45,9 @@ void md_level_counts(std::ostream& out, const RunResult& r) {
 }
 
 void md_matrix_row(std::ostream& out, const MatrixRow& row, bool reason_column, const MarkdownOptions& o) {
-  out << "| " << md_cell(row.id, 120) << " | " << md_level(row.level) << " | " << md_cell(row.title, 120) << " |";
-  for (const auto& c : row.cells) out << " " << (c ? md_cell(to_string(c->outcome)) : std::string(kMdDash)) << " |";
-  if (reason_column) out << " " << (row.failing ? md_cell(row.reason(), o.max_reason_bytes) : "") << " |";
+  out << "| " << markdown_cell(row.id, 120) << " | " << md_level(row.level) << " | " << markdown_cell(row.title, 120) << " |";
+  for (const auto& c : row.cells) out << " " << (c ? markdown_cell(to_string(c->outcome)) : std::string(kMdDash)) << " |";
+  if (reason_column) out << " " << (row.failing ? markdown_cell(row.reason(), o.max_reason_bytes) : "") << " |";
   out << "\n";
 }
 
@@ -75,7 +60,7 @@ void md_matrix(std::ostream& out, const RunResult& r, const MarkdownOptions& o) 
   size_t failing = m.failing_rows();
   bool reason_column = failing > 0;
   out << "| Requirement | Level | Title |";
-  for (const auto& c : m.columns) out << " " << md_cell(c.label(), 80) << " |";
+  for (const auto& c : m.columns) out << " " << markdown_cell(c.label(), 80) << " |";
   if (reason_column) out << " Reason |";
   out << "\n|---|---|---|";
   for (size_t i = 0; i < m.columns.size(); ++i) out << ":-:|";
@@ -86,7 +71,7 @@ void md_matrix(std::ostream& out, const RunResult& r, const MarkdownOptions& o) 
   for (size_t i = 0; i < shown; ++i) md_matrix_row(out, m.rows[i], reason_column, o);
   out << "\n";
   if (shown < m.rows.size())
-    out << m.rows.size() - shown << " more rows (none failing) in " << md_cell(o.full_report, 200) << ".\n\n";
+    out << m.rows.size() - shown << " more rows (none failing) in " << markdown_cell(o.full_report, 200) << ".\n\n";
 }
 
 void md_target_body(std::ostream& out, const RunResult& r, const MarkdownOptions& o) {
@@ -105,14 +90,14 @@ void write_combined_markdown(std::ostream& out, const std::vector<TargetRun>& ta
   bool ok = combined_conformant(targets);
   int code = combined_exit_code(targets);
   out << "## A2A conformance: " << (ok ? "CONFORMANT" : "NOT CONFORMANT") << " \xe2\x80\x94 " << targets.size()
-      << " targets\n\nexit code " << code << ": " << md_cell(result::describe_exit_code(code)) << "\n\n"
+      << " targets\n\nexit code " << code << ": " << markdown_cell(result::describe_exit_code(code)) << "\n\n"
       << "| # | Role | Profile | Target | Passed | Failed | Skipped | Verdict |\n"
       << "|--:|---|---|---|--:|--:|--:|---|\n";
   for (size_t i = 0; i < targets.size(); ++i) {
     const auto& t = targets[i];
     Counts c = t.run.counts();
-    out << "| " << i + 1 << " | " << md_cell(t.run.role, 40) << " | " << md_cell(t.run.profile, 60) << " | "
-        << md_cell(t.run.target, 200) << " | " << c.passed() << " | " << c.failed() << " | " << c.skipped() << " | "
+    out << "| " << i + 1 << " | " << markdown_cell(t.run.role, 40) << " | " << markdown_cell(t.run.profile, 60) << " | "
+        << markdown_cell(t.run.target, 200) << " | " << c.passed() << " | " << c.failed() << " | " << c.skipped() << " | "
         << t.verdict() << " |\n";
   }
   out << "\n";
@@ -120,7 +105,7 @@ void write_combined_markdown(std::ostream& out, const std::vector<TargetRun>& ta
     const auto& t = targets[i];
     md_verdict(out, t.run, "### " + std::to_string(i + 1) + ".", t.verdict());
     if (!t.error.empty()) {
-      out << "> **This target could not be run.** " << md_cell(t.error, 600) << "\n\n";
+      out << "> **This target could not be run.** " << markdown_cell(t.error, 600) << "\n\n";
       continue;
     }
     md_target_body(out, t.run, o);

@@ -2,7 +2,7 @@
 // for $GITHUB_STEP_SUMMARY and pull-request comments. A verdict heading with
 // the target, the diagnosis of a broken target, counts by level, then the
 // support matrix (reports/matrix.hpp) with the failing rows first and their
-// reason in a last column. Every cell goes through md_cell, so agent bytes
+// reason in a last column. Every cell goes through markdown_cell (text.hpp), so agent bytes
 // cannot end a cell, start markup or break the table. docs/reports.md.
 #pragma once
 
@@ -23,13 +23,6 @@ struct MarkdownOptions {
   std::string full_report = "report.html";
   size_t max_reason_bytes = 120;  // input bytes of a reason cell before " ... (N more bytes)"
 };
-
-// One table cell (or inline text) from any bytes: on one line (one_line:
-// control bytes, newlines and invalid UTF-8 shown as \n / \xNN escapes),
-// at most `max_bytes` input bytes, then every character Markdown or HTML
-// could read as syntax ('|' '`' '<' '*' '_' '[' ...) escaped with a
-// backslash, and '@' followed by a word joiner so no one is mentioned.
-std::string md_cell(std::string_view s, size_t max_bytes = 300);
 
 void write_markdown(std::ostream& out, const result::RunResult& r, const MarkdownOptions& options = {});
 

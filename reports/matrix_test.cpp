@@ -229,14 +229,16 @@ TEST(MarkdownReport, EscapesHostileBytesInEveryCell) {
   EXPECT_EQ(check_gfm_tables(md), (std::vector<size_t>{4, 9}));
 }
 
-TEST(MarkdownCell, EscapesSyntaxAndShowsControlBytes) {
-  EXPECT_EQ(md_cell("a|b"), "a\\|b");
-  EXPECT_EQ(md_cell("`code`"), "\\`code\\`");
-  EXPECT_EQ(md_cell("<b>&amp;"), "\\<b\\>\\&amp;");
-  EXPECT_EQ(md_cell("line1\nline2"), "line1\\\\nline2");
-  EXPECT_EQ(md_cell(std::string("nul\0end", 7)), "nul\\\\x00end");
-  EXPECT_EQ(md_cell("\xff"), "\\\\xff");
-  EXPECT_EQ(md_cell("caf\xc3\xa9"), "caf\xc3\xa9");
+TEST(MarkdownCell, EscapesGithubSyntaxAndMentionsAndShowsControlBytes) {
+  EXPECT_EQ(markdown_cell("a|b"), "a\\|b");
+  EXPECT_EQ(markdown_cell("`code`"), "\\`code\\`");
+  EXPECT_EQ(markdown_cell("<b>&amp;"), "\\<b\\>\\&amp;");
+  EXPECT_EQ(markdown_cell("line1\nline2"), "line1\\\\nline2");
+  EXPECT_EQ(markdown_cell(std::string("nul\0end", 7)), "nul\\\\x00end");
+  EXPECT_EQ(markdown_cell("\xff"), "\\\\xff");
+  EXPECT_EQ(markdown_cell("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(markdown_cell("#1 !img $x$"), "\\#1 \\!img \\$x\\$");
+  EXPECT_EQ(markdown_cell("cc @octocat"), "cc @\xe2\x81\xa0octocat");
 }
 
 TEST(MarkdownReport, TruncatesLongReasons) {
