@@ -231,15 +231,4 @@ json diff_to_json(const RunDiff& d) {
   return j;
 }
 
-std::string markdown_cell(std::string_view text, size_t max_bytes) {
-  std::string shown = one_line(text, max_bytes);
-  std::string out;
-  out.reserve(shown.size() + 8);
-  for (char c : shown) {
-    if (std::string_view("|\\`*_[]<>&~").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace a2a::reports

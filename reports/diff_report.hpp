@@ -22,10 +22,4 @@ void write_diff_console(std::ostream& os, const result::RunDiff& d);
 void write_diff_markdown(std::ostream& os, const result::RunDiff& d);
 nlohmann::json diff_to_json(const result::RunDiff& d);
 
-// Text for one GitHub Markdown table cell: control bytes and invalid UTF-8
-// shown as escapes (one line: a newline is shown as \n), and every character
-// that Markdown or inline HTML would act on (| \ ` * _ [ ] < > & ~) escaped
-// with a backslash.
-std::string markdown_cell(std::string_view text, size_t max_bytes = 300);
-
 }  // namespace a2a::reports

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reports/diff_report.hpp"
+#include "reports/text.hpp"
 #include "runner/result/sample_run.hpp"
 
 using namespace a2a::result;

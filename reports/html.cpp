@@ -187,6 +187,7 @@ void write_html_open(std::ostream& out, std::string_view title, std::string_view
 
 void write_html_target(std::ostream& out, const RunResult& r, const HtmlOptions& o) {
   write_header(out, r, o);
+  html::write_matrix(out, r, o);
   write_summaries(out, r);
   write_not_applicable(out, r);
   out << (o.id_prefix.empty() ? "<h2>" : "<h3>") << "Scenarios" << (o.id_prefix.empty() ? "</h2>\n" : "</h3>\n");

@@ -85,6 +85,14 @@ details.more { display:inline; } details.more > summary { display:inline; cursor
 .replay { display:flex; gap:8px; align-items:flex-start; }
 .replay code { flex:1; background:var(--panel); border:1px solid var(--line); border-radius:6px;
   padding:6px 10px; white-space:pre-wrap; overflow-wrap:anywhere; user-select:all; }
+details.matrix > summary { cursor:pointer; margin:24px 0 8px; }
+details.matrix > summary h2 { display:inline; margin:0 8px 0 0; }
+table.matrix th, table.matrix td { padding:2px 6px; }
+table.matrix td.cell, table.matrix th.col { text-align:center; }
+table.matrix .badge { min-width:0; }
+table.matrix td.none { color:#8c959f; }
+table.matrix a { text-decoration:none; }
+table.matrix tr.failing th { box-shadow:inset 4px 0 #cf222e; }
 section.target { border-top:3px solid var(--line); margin-top:40px; padding-top:8px; }
 .verdict-cell { font-weight:700; }
 .verdict-cell.ok { color:var(--pass); }
@@ -135,6 +143,7 @@ const std::string_view kJs = R"JS(
   var blocks = Array.prototype.slice.call(document.querySelectorAll('details.scn'));
   window.addEventListener('beforeprint', function () {
     blocks.forEach(function (d) { d.hidden = false; d.open = true; });
+    Array.prototype.forEach.call(document.querySelectorAll('details.matrix'), function (d) { d.open = true; });
   });
   Array.prototype.forEach.call(document.querySelectorAll('button.copy'), function (b) {
     b.addEventListener('click', function () {

@@ -24,6 +24,9 @@ std::string badge(result::Outcome o);
 // id="s-N" (after HtmlOptions::id_prefix) of the scenario at `index` in RunResult::scenarios.
 std::string anchor(size_t index, std::string_view prefix = "");
 
+// The support matrix (reports/matrix.hpp), id "<id_prefix>matrix"; nothing when no scenario ran.
+void write_matrix(std::ostream& out, const result::RunResult& r, const HtmlOptions& options);
+
 void write_scenario(std::ostream& out, const result::ScenarioResult& s, size_t index,
                     const HtmlOptions& options);
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Renders an HTML report in headless Chromium and checks that a real page came
-# out: usage: render_check.sh REPORT.html OUT.png [MIN_BYTES]
+# out: usage: render_check.sh REPORT.html OUT.png [MIN_BYTES [TEXT=COUNT ...]]
 # Exits 0 when OUT.png is a PNG of at least MIN_BYTES (default 20000: a blank
-# 1280x2000 page compresses to a few KB), 1 when it is missing or too small,
-# 2 on usage errors or when no Chromium is installed.
+# 1280x2000 page compresses to a few KB) and, for each TEXT=COUNT (one line), the DOM
+# Chromium built from the page (--dump-dom, after parsing and the inline
+# script) holds TEXT exactly COUNT times: markup the parser had to repair (a
+# table row outside its table, an unclosed element) shows as a wrong count.
+# 1 when a check fails, 2 on usage errors or when no Chromium is installed.
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then
@@ -13,6 +16,8 @@ fi
 html=$(realpath -- "$1")
 out=$2
 min_bytes=${3:-20000}
+shift $(( $# < 3 ? $# : 3 ))
+expects=("$@")
 [[ -f "$html" ]] || { echo "render_check: no such file: $1" >&2; exit 2; }
 
 browser=""
@@ -53,3 +58,27 @@ if (( size < min_bytes )); then
   exit 1
 fi
 echo "render_check: $out ($size bytes)"
+
+if (( ${#expects[@]} > 0 )); then
+  dom="$profile/dom.html"
+  timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --disable-dev-shm-usage --user-data-dir="$profile" --dump-dom "file://$html" >"$dom" 2>"$profile/log" || {
+    echo "render_check: $browser --dump-dom failed:" >&2
+    tail -n 20 "$profile/log" >&2
+    exit 1
+  }
+  status=0
+  for e in "${expects[@]}"; do
+    text=${e%=*}
+    want=${e##*=}
+    got=$(grep -oF -- "$text" "$dom" | wc -l)
+    if [[ "$got" != "$want" ]]; then
+      echo "render_check: the rendered DOM has '$text' $got times, expected $want" >&2
+      status=1
+    else
+      echo "render_check: DOM has '$text' $got times"
+    fi
+  done
+  exit "$status"
+fi

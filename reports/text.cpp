@@ -144,4 +144,17 @@ std::string human_duration(long long ms) {
   return buf;
 }
 
+std::string markdown_cell(std::string_view text, size_t max_bytes) {
+  std::string shown = one_line(text, max_bytes);
+  std::string out;
+  out.reserve(shown.size() + 8);
+  for (char c : shown) {
+    if (std::string_view("|\\`*_[]<>&~#!$").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+    // GitHub turns "@name" in rendered text into a mention (a notification).
+    if (c == '@') out += "\xe2\x81\xa0";
+  }
+  return out;
+}
+
 }  // namespace a2a::reports

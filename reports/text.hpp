@@ -35,6 +35,13 @@ std::string html_escape(std::string_view s);
 // For console output: display_prefix in kText mode with \n shown as well (one line).
 std::string one_line(std::string_view s, size_t max_bytes = 300);
 
+// Text for one GitHub Markdown table cell (or a line of Markdown): one_line
+// (control bytes, newlines and invalid UTF-8 shown as escapes, at most
+// `max_bytes` input bytes), then every character Markdown, GitHub or inline
+// HTML would act on (| \ ` * _ [ ] < > & ~ # ! $) escaped with a backslash,
+// and '@' followed by U+2060 WORD JOINER so "@name" mentions no one.
+std::string markdown_cell(std::string_view text, size_t max_bytes = 300);
+
 // "3 ms", "1.25 s", "2 min 5 s" for people; the console prints raw ms.
 std::string human_duration(long long ms);
 

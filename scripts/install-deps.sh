@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package the build, the tests and the reports need
 # (clang, its sanitizer/libFuzzer runtimes and llvm-symbolizer: the sanitizer
-# and fuzzing passes, docs/sanitizers.md and docs/fuzzing.md).
+# and fuzzing passes, docs/sanitizers.md and docs/fuzzing.md; chromium and
+# cmark-gfm: the render and GitHub-Markdown checks of the reports, docs/reports.md).
 # Safe to run again; needs root (or sudo). Only Debian's archive is used.
 set -euo pipefail
 SUDO=""
@@ -14,7 +15,7 @@ PKGS=(
   libssl-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   clang libclang-rt-14-dev llvm-14
-  chromium
+  chromium cmark-gfm
   curl
 )
 missing=()

@@ -97,6 +97,9 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--html", o.html_path, "Self-contained HTML report path (several targets: one page, a section per target)");
   run->add_option("--badge", o.badge_path, "README badge: an SVG with the verdict and the MUST pass count "
                   "(several targets: conformant only when every target is)");
+  run->add_option("--markdown", o.markdown_path, "Markdown summary for $GITHUB_STEP_SUMMARY, a pull-request comment or "
+                  "a README: the verdict, counts by level and the requirement x binding support matrix, failing rows "
+                  "first (several targets: one section per target)");
   run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13; several targets: "
                   "in targets/N-NAME/ under it)");
   run->add_flag("--allow-unquoted", o.allow_unquoted, "With --check: accept must/should tests without x-requirement");
@@ -156,6 +159,8 @@ CLI::App* add_client_command(CLI::App& app, Options& o) {
   cl->add_option("--junit", o.junit_path, "JUnit XML report path (several --cmd: one testsuite per client)");
   cl->add_option("--html", o.html_path, "HTML report path (several --cmd: one page, a section per client)");
   cl->add_option("--badge", o.badge_path, "README badge: an SVG with the verdict and the MUST pass count");
+  cl->add_option("--markdown", o.markdown_path, "Markdown summary (verdict, counts by level, support matrix with "
+                 "failing rows first) for $GITHUB_STEP_SUMMARY or a pull-request comment");
   cl->add_flag("-q,--quiet", o.quiet, "No per-scenario progress lines");
   cl->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   return cl;
@@ -237,6 +242,8 @@ int main_with_args(int argc, char** argv) {
   merge->add_option("--html", o.html_path, "Self-contained HTML report path");
   merge->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report");
   merge->add_option("--badge", o.badge_path, "README badge: an SVG with the merged verdict and MUST pass count");
+  merge->add_option("--markdown", o.markdown_path, "Markdown summary of the merged run (verdict, counts by level, "
+                    "support matrix with failing rows first) for $GITHUB_STEP_SUMMARY");
   merge->add_flag("-q,--quiet", o.quiet, "Only the recap and the verdict");
   merge->add_option("--color", o.color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   std::string diff_old, diff_new;

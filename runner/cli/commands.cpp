@@ -12,6 +12,7 @@
 
 #include "reports/badge.hpp"
 #include "reports/html.hpp"
+#include "reports/markdown.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
 #include "runner/cli/assertion_check.hpp"
@@ -176,6 +177,12 @@ int cmd_list(const Options& o) {
   return 0;
 }
 
+reports::MarkdownOptions markdown_options(const std::string& html, const std::string& json) {
+  reports::MarkdownOptions mo;
+  mo.full_report = !html.empty() ? html : !json.empty() ? json : "the HTML report (--html)";
+  return mo;
+}
+
 core::Expected<void> write_reports(const Options& o, const result::RunResult& run) {
   std::string dir = o.report_dir;
   auto path_or = [&](const std::string& explicit_path, const char* name) {
@@ -197,6 +204,11 @@ core::Expected<void> write_reports(const Options& o, const result::RunResult& ru
   if (auto r = write(path_or(o.junit_path, "junit.xml"), [&](std::ostream& os) { reports::write_junit(os, run); }); !r) return r;
   if (auto r = write(path_or(o.html_path, "report.html"), [&](std::ostream& os) { reports::write_html(os, run); }); !r) return r;
   if (auto r = write(o.badge_path, [&](std::ostream& os) { reports::write_badge(os, reports::badge_text(run)); }); !r)
+    return r;
+  std::string html = path_or(o.html_path, "report.html"), json = path_or(o.json_path, "report.json");
+  if (auto r = write(o.markdown_path,
+                     [&](std::ostream& os) { reports::write_markdown(os, run, markdown_options(html, json)); });
+      !r)
     return r;
   std::string acts = !o.acts_dir.empty() ? o.acts_dir : dir;
   if (!acts.empty()) {

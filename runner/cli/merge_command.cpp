@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 
 int cmd_merge(const Options& o, const std::vector<std::string>& files, const std::string& command_line) {
   if (o.report_dir.empty() && o.json_path.empty() && o.junit_path.empty() && o.html_path.empty() &&
-      o.acts_dir.empty() && o.badge_path.empty())
-    std::cerr << "a2a-conform merge: note: no --report-dir (or --json, --junit, --html, --badge): only the verdict is "
+      o.acts_dir.empty() && o.badge_path.empty() && o.markdown_path.empty())
+    std::cerr << "a2a-conform merge: note: no --report-dir (or --json, --junit, --html, --badge, --markdown): only the "
+                 "verdict is "
                  "printed\n";
   std::vector<result::MergeInput> inputs;
   for (const auto& f : files) {

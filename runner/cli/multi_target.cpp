@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "reports/badge.hpp"
+#include "reports/markdown.hpp"
 #include "reports/json_report.hpp"
 #include "reports/multi_report.hpp"
 #include "runner/core/interrupt.hpp"
@@ -142,6 +143,11 @@ core::Expected<void> write_combined(const Options& o, std::vector<reports::Targe
     if (auto r = write_file(html, [&](std::ostream& os) { reports::write_combined_html(os, targets, info); }); !r)
       return r;
   }
+  if (auto r = write_file(o.markdown_path, [&](std::ostream& os) {
+        reports::write_combined_markdown(os, targets, markdown_options(html, json));
+      });
+      !r)
+    return r;
   if (!o.badge_path.empty()) {
     // A target that could not be run at all is not conformant, whatever its (empty) results say.
     std::vector<result::RunResult> unrun;

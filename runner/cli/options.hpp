@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/markdown.hpp"
 #include "runner/core/expected.hpp"
 #include "runner/result/result.hpp"
 #include "runner/scenario/loader.hpp"
@@ -55,7 +56,9 @@ struct Options {
   bool reuse = false;
   bool check_only = false;
   bool allow_unquoted = false;
-  std::string markdown_path;     // requirements --markdown   // check: accept must/should tests without x-requirement
+  // --markdown: run / client / merge: the summary (reports/markdown.hpp);
+  // requirements: the table; diff: the diff.
+  std::string markdown_path;
   bool quiet = false;
   std::string color = "auto";
   std::string client_cmd;    // `client --cmd`: the client under test
@@ -77,6 +80,9 @@ core::Expected<std::vector<const scenario::Test*>> select_shard(const Options& o
                                                                  scenario::Shard* shard = nullptr,
                                                                  std::vector<std::string>* all = nullptr);
 core::Expected<void> write_reports(const Options& o, const result::RunResult& run);
+// --markdown's options: the rows a long matrix leaves out are in `html`
+// (else `json`), named as the user gave it.
+reports::MarkdownOptions markdown_options(const std::string& html, const std::string& json);
 
 int cmd_check(const Options& o);
 int cmd_requirements(const Options& o);  // requirements_command.cpp

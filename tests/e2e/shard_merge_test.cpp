@@ -39,6 +39,11 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 Json read_json(const fs::path& p) {
   std::ifstream in(p);
   return Json::parse(in);
@@ -171,7 +176,8 @@ TEST(ShardMerge, UrlShardsKeepEveryBindingAndMergeInUnshardedOrder) {
   auto whole = run_command(args({kConform, "run", "--url", http.url(), "--json", (dir / "whole.json").string()}, sel),
                            240000);
   ASSERT_EQ(whole.exit_code, 0) << whole.out << whole.err;
-  std::vector<std::string> merge = {kConform, "merge", "-q", "--json", (dir / "merged.json").string()};
+  std::vector<std::string> merge = {kConform, "merge", "-q", "--json", (dir / "merged.json").string(), "--markdown",
+                                    (dir / "merged.md").string()};
   for (int k = 1; k <= 2; ++k) {
     auto part = (dir / ("s" + std::to_string(k) + ".json")).string();
     auto r = run_command(
@@ -186,6 +192,19 @@ TEST(ShardMerge, UrlShardsKeepEveryBindingAndMergeInUnshardedOrder) {
   EXPECT_EQ(outcomes(merged), outcomes(unsharded));
   EXPECT_EQ(merged["bindings"], unsharded["bindings"]);
   EXPECT_GE(merged["bindings"].size(), 2u);
+  // --markdown: the verdict, then a support matrix with a column per binding
+  // and one row per requirement, whatever binding it ran on.
+  auto md = read_text(dir / "merged.md");
+  EXPECT_EQ(md.rfind("## A2A conformance: CONFORMANT", 0), 0u) << md;
+  std::string header = "| Requirement | Level | Title |";
+  for (const auto& b : merged["bindings"]) header += " " + b.get<std::string>() + " |";
+  EXPECT_NE(md.find(header + "\n"), std::string::npos) << md;
+  std::set<std::string> ids;
+  for (const auto& s : merged["scenarios"]) ids.insert(s["id"].get<std::string>());
+  for (const auto& id : ids) EXPECT_EQ(md.find("| " + id + " |") != std::string::npos, true) << id << "\n" << md;
+  size_t rows = 0;
+  for (size_t p = md.find("\n| A2A-"); p != std::string::npos; p = md.find("\n| A2A-", p + 1)) ++rows;
+  EXPECT_EQ(rows, ids.size()) << md;
 }
 
 TEST(ShardMerge, ReportsOfTwoTargetsMergeIntoACombinedReport) {
@@ -197,7 +216,7 @@ TEST(ShardMerge, ReportsOfTwoTargetsMergeIntoACombinedReport) {
   ASSERT_EQ(b.exit_code, 1) << b.out << b.err;
   fs::path out = dir / "out";
   auto m = run_command({kConform, "merge", (dir / "a.json").string(), (dir / "b.json").string(), "--report-dir",
-                        out.string(), "-q", "--color", "never"},
+                        out.string(), "--markdown", (out / "summary.md").string(), "-q", "--color", "never"},
                        60000);
   EXPECT_EQ(m.exit_code, 1) << m.out << m.err;
   auto index = read_json(out / "report.json");
@@ -205,6 +224,11 @@ TEST(ShardMerge, ReportsOfTwoTargetsMergeIntoACombinedReport) {
   EXPECT_EQ(index["targets"][0]["target"], kAgent);
   EXPECT_EQ(index["targets"][1]["target"], kFaulty);
   EXPECT_EQ(index["targets"][1]["exit_code"], 1);
+  auto md = read_text(out / "summary.md");
+  EXPECT_EQ(md.rfind("## A2A conformance: NOT CONFORMANT \xe2\x80\x94 2 targets\n", 0), 0u) << md;
+  EXPECT_NE(md.find("### 1. A2A conformance: CONFORMANT"), std::string::npos) << md;
+  EXPECT_NE(md.find("### 2. A2A conformance: NOT CONFORMANT"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Requirement | Level | Title | stdio (p46) | Reason |"), std::string::npos) << md;
   // The combined index reads back as input: the same targets again.
   auto again = run_command({kConform, "merge", (out / "report.json").string(), "-q"}, 60000);
   EXPECT_EQ(again.exit_code, 1) << again.out << again.err;
