@@ -42,6 +42,8 @@ void md_level_counts(std::ostream& out, const RunResult& r) {
   for (Level l : result::kAllLevels) row(md_level(l), r.counts_for(l));
   row("All", r.counts());
   out << "\n";
+  if (size_t na = r.not_applicable_count(); na > 0)
+    out << "Not applicable to this run (another binding, profile or role; not skipped): " << na << " scenarios.\n\n";
 }
 
 void md_matrix_row(std::ostream& out, const MatrixRow& row, bool reason_column, const MarkdownOptions& o) {

@@ -193,6 +193,12 @@ TEST(MarkdownReport, StartsWithTheVerdictTargetAndCountsByLevel) {
   EXPECT_LT(md.find("| CORE-SEND-009 |"), md.find("| STDIO-FRAME-001 |"));
   EXPECT_EQ(md.find("Diagnosis"), std::string::npos);
   EXPECT_EQ(check_gfm_tables(md), (std::vector<size_t>{4, 9}));
+  EXPECT_EQ(md.find("Not applicable"), std::string::npos);
+  RunResult r = fixtures::sample_run();
+  r.add_not_applicable("written for the stdio binding; this run is jsonrpc", "STDIO-X-1");
+  r.add_not_applicable("client test (this run tests an agent)", "CLIENT-X-1");
+  EXPECT_NE(matrix_md(r).find("Not applicable to this run (another binding, profile or role; not skipped): 2 scenarios."),
+            std::string::npos);
 }
 
 TEST(MarkdownReport, ConformantRunHasNoReasonColumnAndSaysTheDiagnosis) {
