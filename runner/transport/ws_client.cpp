@@ -55,6 +55,10 @@ std::string WsUrl::host_header() const {
 namespace wsio {
 namespace {
 
+using ws::has_token;
+using ws::iequals;
+using ws::trim;
+
 constexpr size_t kMaxUpgradeAnswer = 64u << 10;  // the 101 (or refusal) header
 constexpr size_t kMaxRefusalBody = 64u << 10;    // a refusal's body kept for the caller
 constexpr size_t kReadChunk = 64u << 10;
@@ -62,30 +66,6 @@ constexpr core::Millis kCloseWait{500};     // the closing handshake
 constexpr core::Millis kControlWrite{1000};  // a pong or a close frame the reader writes
 
 std::string errno_text(int e) { return std::strerror(e); }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
-std::string_view trim(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v;
-}
-
-// A comma-separated header value that lists `token` (case-insensitive).
-bool has_token(std::string_view list, std::string_view token) {
-  while (!list.empty()) {
-    size_t comma = list.find(',');
-    if (iequals(trim(list.substr(0, comma)), token)) return true;
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
-  }
-  return false;
-}
 
 // All of `data` on a non-blocking socket, each wait for room bounded by `deadline`.
 core::Expected<void> write_all(int fd, std::string_view data, core::Deadline deadline) {

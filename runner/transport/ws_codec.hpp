@@ -45,6 +45,13 @@ inline constexpr std::string_view kAcceptGuid = "258EAFA5-E914-47DA-95CA-C5AB0DC
 
 using MaskKey = std::array<uint8_t, 4>;
 
+// The upgrade's HTTP header values, on both sides (RFC 7230 §3.2.6):
+// names and tokens compare case-insensitively; OWS is space and tab.
+bool iequals(std::string_view a, std::string_view b);
+std::string_view trim(std::string_view v);
+// A comma-separated header value that lists `token` (case-insensitive).
+bool has_token(std::string_view list, std::string_view token);
+
 // SHA-1 (RFC 3174) of `data`: the 20-byte digest.
 std::string sha1(std::string_view data);
 // §4.2.2: base64(SHA-1(key + GUID)), the Sec-WebSocket-Accept for `key`.

@@ -25,6 +25,9 @@ namespace {
 
 namespace net = boost::asio;
 namespace ws = transport::ws;
+using ws::has_token;
+using ws::iequals;
+using ws::trim;
 using tcp = net::ip::tcp;
 using error_code = boost::system::error_code;
 
@@ -41,32 +44,8 @@ std::string url_host(const std::string& bind) {
   return bind;
 }
 
-std::string_view trim(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v;
-}
-
 // "1", "1.0", "1.3": major version 1.
 bool served_version(std::string_view v) { return v.substr(0, v.find('.')) == "1"; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
-// A comma-separated header value that lists `token` (case-insensitive).
-bool has_token(std::string_view list, std::string_view token) {
-  while (!list.empty()) {
-    size_t comma = list.find(',');
-    if (iequals(trim(list.substr(0, comma)), token)) return true;
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
-  }
-  return false;
-}
 
 // The upgrade request's request line and headers (RFC 9112 §3, §5), read by
 // hand: the server needs only these, and no body is allowed on an upgrade.
