@@ -1,5 +1,8 @@
 #include "reports/json_report.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -233,10 +236,26 @@ std::string utc_now_rfc3339() {
 }
 
 core::Expected<void> write_text_file(const std::string& path, std::string_view content) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  // A report appears whole or not at all (a second signal ends the runner
+  // at once, maybe mid-write): written beside its place, then renamed over
+  // it. A path that is not a regular file (/dev/stdout, a FIFO) is written
+  // in place.
+  struct stat st {};
+  bool in_place = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  std::string tmp = in_place ? path : path + ".tmp." + std::to_string(::getpid());
+  std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
   if (f) f.write(content.data(), static_cast<std::streamsize>(content.size()));
   if (f) f.close();
-  if (!f) return core::fail(core::ErrorKind::kIo, "cannot write " + path + ": " + std::strerror(errno));
+  if (!f) {
+    int err = errno;
+    if (!in_place) ::unlink(tmp.c_str());
+    return core::fail(core::ErrorKind::kIo, "cannot write " + path + ": " + std::strerror(err));
+  }
+  if (!in_place && ::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return core::fail(core::ErrorKind::kIo, "cannot write " + path + ": " + std::strerror(err));
+  }
   return {};
 }
 
