@@ -88,14 +88,21 @@ void kill_all_locked(State& s) {
   }
 }
 
-[[noreturn]] void exit_now(int sig) {
+// Kills everything this process started and exits 128 + sig at once; a
+// report another thread is writing meanwhile appears whole or not at all
+// (reports::write_text_file).
+[[noreturn]] void kill_all_and_exit(int sig, const std::string& message) {
   auto& s = state();
   {
     std::lock_guard lk(s.mu);
     kill_all_locked(s);
   }
-  say("a2a-conform: " + signal_name(sig) + " again: the agents were killed; exiting without reports\n");
+  if (!message.empty()) say(message);
   ::_exit(128 + sig);
+}
+
+[[noreturn]] void exit_now(int sig) {
+  kill_all_and_exit(sig, "a2a-conform: " + signal_name(sig) + " again: the agents were killed; exiting at once\n");
 }
 
 int wait_signal(const sigset_t& set, const timespec* timeout) {
@@ -140,13 +147,7 @@ void signal_loop(sigset_t set) {
       for (int g : s.groups) ::kill(-g, SIGTERM);
     }
   }
-  if (!graceful) {
-    {
-      std::lock_guard lk(s.mu);
-      kill_all_locked(s);
-    }
-    ::_exit(128 + sig);
-  }
+  if (!graceful) kill_all_and_exit(sig, "");
   say("\na2a-conform: " + signal_name(sig) + ": stopping; no new scenario starts, the agents get SIGTERM, the "
       "reports are written with the results so far. A second signal exits at once.\n");
   run_hooks(s);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/transport/stdio_process.hpp"
+#include "runner/transport/transport_test_util.hpp"
 #include "tests/e2e/run_command.hpp"
 
 // A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
@@ -61,15 +62,6 @@ std::vector<int> read_pids(const fs::path& file) {
   return out;
 }
 
-// Gone, or a zombie its new parent has not reaped yet.
-bool dead(int pid) {
-  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(f, line)) return true;
-  auto close = line.rfind(')');
-  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
-}
-
 // Waits (bounded) until every pid is dead; returns those still alive.
 std::vector<int> survivors(const std::vector<int>& pids) {
   auto deadline = Deadline::after(Millis(5000));
@@ -77,7 +69,7 @@ std::vector<int> survivors(const std::vector<int>& pids) {
   do {
     alive.clear();
     for (int p : pids)
-      if (!dead(p)) alive.push_back(p);
+      if (!a2a::transport::testing::process_gone(p)) alive.push_back(p);
     if (alive.empty()) break;
     std::this_thread::sleep_for(Millis(50));
   } while (!deadline.expired());
