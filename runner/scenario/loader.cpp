@@ -16,6 +16,7 @@ using core::ErrorKind;
 using core::fail;
 
 struct IncludeWalker {
+  const LoadLimits& limits;
   std::vector<Document> docs;
   std::vector<Error> errors;
   std::set<std::filesystem::path> loaded;
@@ -54,12 +55,14 @@ void IncludeWalker::visit(const std::filesystem::path& path, const Include* from
     return;
   }
   if (!loaded.insert(key).second) return;
-  if (from && !std::filesystem::is_regular_file(path, ec)) {
+  // Only a missing file is "not found": a FIFO or a device is refused by
+  // read_text_file, which says what it is.
+  if (from && !std::filesystem::exists(path, ec)) {
     report(ErrorKind::kNotFound, from->where, "included file '" + from->path +
                                                   "' not found (looked for " + path.generic_string() + ")");
     return;
   }
-  auto doc = load_document(path);
+  auto doc = load_document(path, limits);
   if (!doc) {
     errors.push_back(doc.error());
     return;
@@ -76,8 +79,9 @@ void IncludeWalker::visit(const std::filesystem::path& path, const Include* from
 
 }  // namespace
 
-core::Expected<Document> parse_document_text(std::string_view text, const std::string& name) {
-  auto root = detail::parse_yaml_text(text, name);
+core::Expected<Document> parse_document_text(std::string_view text, const std::string& name,
+                                             const LoadLimits& limits) {
+  auto root = detail::parse_yaml_text(text, name, limits);
   if (!root) return fail(root.error());
   detail::Diagnostics diags(name);
   detail::ParseContext ctx{diags, std::filesystem::path(name).parent_path(), text};
@@ -86,14 +90,15 @@ core::Expected<Document> parse_document_text(std::string_view text, const std::s
   return doc;
 }
 
-core::Expected<Document> load_document(const std::filesystem::path& path) {
-  auto text = detail::read_text_file(path);
+core::Expected<Document> load_document(const std::filesystem::path& path, const LoadLimits& limits) {
+  auto text = detail::read_text_file(path, limits);
   if (!text) return fail(text.error());
-  return parse_document_text(*text, path.generic_string());
+  return parse_document_text(*text, path.generic_string(), limits);
 }
 
-core::Expected<std::vector<Document>> load_with_includes(const std::filesystem::path& path) {
-  IncludeWalker walker;
+core::Expected<std::vector<Document>> load_with_includes(const std::filesystem::path& path,
+                                                         const LoadLimits& limits) {
+  IncludeWalker walker{limits, {}, {}, {}, {}};
   walker.visit(path, nullptr, {});
   if (walker.errors.empty()) return std::move(walker.docs);
   Error out{walker.errors.front().kind, {}, {}};
