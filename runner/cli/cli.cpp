@@ -232,9 +232,9 @@ int main_with_args(int argc, char** argv) {
   Options o;
   auto* run = add_run_command(app, o);
   auto* client = add_client_command(app, o);
-  auto* check = app.add_subcommand("check", "Validate scenario files without running anything: every problem that `run` would\n"
-                                     "refuse or report as a scenario's ERROR before reaching the agent (syntax, keys, types,\n"
-                                     "limits, assertions, duplicate ids, undefined {{variables}}: pass the run's --var), with\n"
+  auto* check = app.add_subcommand("check", "Validate scenario files without running anything: what `run` would refuse (syntax, keys,\n"
+                                     "types, limits, assertions, duplicate ids, a folder with no scenario file) and the undefined\n"
+                                     "{{variables}} a run would only report as a scenario's ERROR (pass the run's --var), with\n"
                                      "file:line:column; exit 2 when there is one");
   check->add_option("paths", o.paths, "Scenario files or folders; default: every suites/**/*.acts.yaml. "
                     "A folder with no *.acts.yaml file is an error");
