@@ -148,6 +148,22 @@ core::Expected<std::vector<const scenario::Test*>> select_shard(const Options& o
   return scenario::apply_shard(tests, *shard);
 }
 
+// The wire profiles in suites/profiles, which {{profile.PATH}} is checked against.
+core::Expected<std::vector<scenario::Profile>> shipped_profiles() {
+  std::vector<scenario::Profile> out;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(suites_root() / "profiles", ec))
+    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    auto p = scenario::load_profile(f);
+    if (!p) return core::fail(p.error());
+    out.push_back(std::move(*p));
+  }
+  return out;
+}
+
 // The names --var NAME=VALUE defines.
 std::vector<std::string> var_names(const Options& o) {
   std::vector<std::string> out;
@@ -170,6 +186,14 @@ int cmd_check(const Options& o) {
     }
   if (undefined) {
     std::cerr << undefined << " undefined variable(s) (--var NAME=VALUE defines one for every scenario)\n";
+    return kExitUsage;
+  }
+  if (auto profiles = shipped_profiles(); !profiles) {
+    std::cerr << profiles.error().message << "\n";
+    return kExitUsage;
+  } else if (auto missing = check_profile_references(*docs, *profiles); !missing.empty()) {
+    std::istringstream lines(missing);
+    for (std::string line; std::getline(lines, line);) std::cerr << core::escape_bytes(line) << "\n";
     return kExitUsage;
   }
   size_t n = 0, unquoted = 0;
