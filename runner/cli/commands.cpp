@@ -54,8 +54,6 @@ std::vector<std::string> files_under(const fs::path& root) {
   return out;
 }
 
-std::vector<std::string> default_paths() { return files_under(suites_root()); }
-
 // Folders given on the command line stand for the scenario files under them.
 core::Expected<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths, bool client) {
   if (paths.empty()) {
@@ -171,29 +169,30 @@ std::vector<std::string> var_names(const Options& o) {
   return out;
 }
 
+// What a run would only meet as a scenario's ERROR, once it got there:
+// undefined variables and profile paths, printed one per line; their count.
+size_t report_unresolvable(const Options& o, const std::vector<scenario::Document>& docs) {
+  std::vector<std::string> lines;
+  for (const auto& d : docs)
+    for (auto& problem : scenario::undefined_references(d, var_names(o))) lines.push_back(std::move(problem));
+  if (auto profiles = shipped_profiles(); !profiles) {
+    lines.push_back(profiles.error().str());
+  } else {
+    std::istringstream missing(check_profile_references(docs, *profiles));
+    for (std::string line; std::getline(missing, line);) lines.push_back(line);
+  }
+  for (const auto& line : lines) std::cerr << core::escape_bytes(line) << "\n";
+  return lines.size();
+}
+
 int cmd_check(const Options& o) {
   auto docs = load_scenarios(o, o.client_run);
   if (!docs) {
     std::cerr << docs.error().message << "\n";
     return kExitUsage;
   }
-  // What a run would only find as a scenario's ERROR, once it got there.
-  size_t undefined = 0;
-  for (const auto& d : *docs)
-    for (const auto& problem : scenario::undefined_references(d, var_names(o))) {
-      std::cerr << core::escape_bytes(problem) << "\n";
-      ++undefined;
-    }
-  if (undefined) {
-    std::cerr << undefined << " undefined variable(s) (--var NAME=VALUE defines one for every scenario)\n";
-    return kExitUsage;
-  }
-  if (auto profiles = shipped_profiles(); !profiles) {
-    std::cerr << profiles.error().message << "\n";
-    return kExitUsage;
-  } else if (auto missing = check_profile_references(*docs, *profiles); !missing.empty()) {
-    std::istringstream lines(missing);
-    for (std::string line; std::getline(lines, line);) std::cerr << core::escape_bytes(line) << "\n";
+  if (size_t unresolved = report_unresolvable(o, *docs)) {
+    std::cerr << unresolved << " reference(s) a run could not resolve (--var NAME=VALUE defines a variable for every scenario)\n";
     return kExitUsage;
   }
   size_t n = 0, unquoted = 0;
