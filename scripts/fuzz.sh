@@ -12,7 +12,8 @@
 #
 # Environment: BUILD_DIR, JOBS (build parallelism, 2), FUZZ_WORK (scratch
 # folder, default a fresh mktemp -d), FUZZ_NO_BUILD=1 (use the binaries as
-# they are), FUZZ_RSS_MB (per-target memory cap, 2048), FUZZ_TIMEOUT (seconds
+# they are), FUZZ_RSS_MB (per-target memory cap; default 2048, fuzz_scenario
+# 512), FUZZ_TIMEOUT (seconds
 # one input may take, 10), FUZZ_ARGS (extra libFuzzer flags), FUZZ_JOBS
 # (targets fuzzed at once, default 2: one libFuzzer process per core).
 set -euo pipefail
@@ -21,7 +22,6 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build-asan}"
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
 SECONDS_PER_TARGET="${1:-60}"
 shift || true
-RSS_MB="${FUZZ_RSS_MB:-2048}"
 TIMEOUT="${FUZZ_TIMEOUT:-10}"
 
 # target -> largest input (bytes). Small caps keep every input cheap and no
@@ -33,6 +33,13 @@ declare -A MAX_LEN=(
   [fuzz_scenario]=8192
   [fuzz_rest_routes]=1024
   [fuzz_agent_dispatch]=4096
+)
+# target -> memory cap (MB) when FUZZ_RSS_MB is not set. The scenario loader
+# bounds what YAML aliases and nesting may cost (docs/scenario-format.md
+# "Limits"): a tighter cap turns any input that gets past those bounds into a
+# finding instead of a slow one.
+declare -A RSS_CAP=(
+  [fuzz_scenario]=512
 )
 ALL=(fuzz_content_length fuzz_sse fuzz_jsonrpc fuzz_scenario fuzz_rest_routes fuzz_agent_dispatch)
 TARGETS=("$@")
@@ -68,12 +75,12 @@ run_target() {
   [ -f "$ROOT/fixtures/fuzz/$t.dict" ] && dict=(-dict="$ROOT/fixtures/fuzz/$t.dict")
   echo "== $t: ${SECONDS_PER_TARGET}s, corpus $corpus, log $log"
   # shellcheck disable=SC2086
-  "$bin" "${FLAGS[@]}" -max_len="${MAX_LEN[$t]}" "${dict[@]}" -max_total_time="$SECONDS_PER_TARGET" \
+  "$bin" "${FLAGS[@]}" -rss_limit_mb="${FUZZ_RSS_MB:-${RSS_CAP[$t]:-2048}}" -max_len="${MAX_LEN[$t]}" "${dict[@]}" -max_total_time="$SECONDS_PER_TARGET" \
     -print_final_stats=1 -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} "$corpus" >"$log" 2>&1 || status=$?
   echo "$status" >"$WORK/$t.status"
 }
 
-FLAGS=(-rss_limit_mb="$RSS_MB" -timeout="$TIMEOUT")
+FLAGS=(-timeout="$TIMEOUT")
 for t in "${TARGETS[@]}"; do
   [ -x "$BUILD_DIR/fuzz/$t" ] || { echo "fuzz.sh: $BUILD_DIR/fuzz/$t not built" >&2; exit 2; }
   rm -f "$WORK/$t.status"
@@ -110,7 +117,7 @@ for t in "${TARGETS[@]}"; do
     grep -m1 -E 'ERROR: |invariant violated|runtime error:|Timeout|out-of-memory' "$log" >&2 || tail -5 "$log" >&2 || true
     if [ -n "$crash" ]; then
       echo "   crash file: $crash" >&2
-      echo "   reproduce:  $BUILD_DIR/fuzz/$t ${FLAGS[*]} -max_len=${MAX_LEN[$t]} $crash" >&2
+      echo "   reproduce:  $BUILD_DIR/fuzz/$t ${FLAGS[*]} -rss_limit_mb=${FUZZ_RSS_MB:-${RSS_CAP[$t]:-2048}} -max_len=${MAX_LEN[$t]} $crash" >&2
     fi
     failed+=("$t")
   fi

@@ -1,6 +1,9 @@
 #include "runner/cli/assertion_check.hpp"
 
+#include <algorithm>
+
 #include "runner/match/assert.hpp"
+#include "runner/match/path.hpp"
 
 namespace a2a::cli {
 
@@ -50,6 +53,31 @@ std::string check_assertions(const std::vector<scenario::Document>& docs) {
         for (const auto& g : t.steps)
           for (const auto& alt : g.grades) check_step_assertions(alt.action, problems);
       }
+  return problems;
+}
+
+std::string check_profile_references(const std::vector<scenario::Document>& docs,
+                                     const std::vector<scenario::Profile>& profiles) {
+  std::string problems;
+  for (const auto& d : docs)
+    for (const auto& su : d.suites)
+      for (const auto& t : su.tests)
+        for (const auto& ref : t.references) {
+          if (!ref.expr.starts_with("profile.")) continue;
+          const std::string path = ref.expr.substr(8);
+          std::string missing;
+          for (const auto& p : profiles) {
+            bool applies = t.profiles.empty() ||
+                           std::find(t.profiles.begin(), t.profiles.end(), p.name) != t.profiles.end();
+            if (applies && !match::resolve(p.doc, path)) missing += (missing.empty() ? "" : ", ") + p.name;
+          }
+          if (!missing.empty())
+            problems += (problems.empty() ? "" : "\n") + ref.where.str() + ": error[schema]: {{" + ref.expr +
+                        "}} in test '" + t.id + "': " +
+                        (missing.find(',') == std::string::npos ? "profile " + missing + " has" : "profiles " + missing + " have") +
+                        " no '" + path +
+                        "' (the test runs under it: x-profiles restricts a test to profiles)";
+        }
   return problems;
 }
 

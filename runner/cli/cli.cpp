@@ -41,6 +41,29 @@ void add_selection_flags(CLI::App* app, Options& o,
       ->allow_extra_args(false);
 }
 
+void add_var_flag(CLI::App* app, Options& o) {
+  app->add_option("--var", o.vars, "NAME=VALUE: a variable {{NAME}} for every scenario, over the file's own (repeatable)")
+      ->allow_extra_args(false)
+      ->check([](const std::string& v) {
+        auto eq = v.find('=');
+        return eq == std::string::npos || eq == 0 ? std::string("expected NAME=VALUE") : std::string();
+      });
+}
+
+// The loader's two limits that a huge but honest suite may need raised
+// (the others bound nesting, aliases and one string: docs/scenario-format.md "Limits").
+void add_limit_flags(CLI::App* app, Options& o) {
+  app->add_option("--max-scenario-bytes", o.limits.max_bytes,
+                  "Largest scenario file, and most string text once aliases are expanded, in bytes "
+                  "(docs/scenario-format.md \"Limits\")")
+      ->check(CLI::Range(uint64_t{1}, scenario::LoadLimits::kCeiling))
+      ->capture_default_str();
+  app->add_option("--max-scenario-nodes", o.limits.max_nodes,
+                  "Most YAML nodes in one scenario file, aliases counted as the nodes they stand for")
+      ->check(CLI::Range(uint64_t{1}, scenario::LoadLimits::kCeiling))
+      ->capture_default_str();
+}
+
 // `run`: an agent executable (stdio) or an HTTP agent (--url).
 CLI::App* add_run_command(CLI::App& app, Options& o) {
   auto* run = app.add_subcommand("run", "Run scenarios against an agent executable (stdio), an HTTP, gRPC or WebSocket agent (--url), "
@@ -68,12 +91,7 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"0.3", "1.0"}))
       ->allow_extra_args(false);
   run->add_flag("--insecure", o.insecure, "With an https --url: do not verify TLS certificates");
-  run->add_option("--var", o.vars, "NAME=VALUE: a variable {{NAME}} for every scenario, over the file's own (repeatable)")
-      ->allow_extra_args(false)
-      ->check([](const std::string& v) {
-        auto eq = v.find('=');
-        return eq == std::string::npos || eq == 0 ? std::string("expected NAME=VALUE") : std::string();
-      });
+  add_var_flag(run, o);
   run->add_option("--header", o.headers,
                   "With --url: 'Name: value' sent with every abstract operation, e.g. credentials: "
                   "--header 'Authorization: Bearer TOKEN' (repeatable; raw steps send only their own headers)")
@@ -84,6 +102,7 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
       });
   run->add_option("--profile", o.profile, "Stdio wire profile: a name in suites/profiles or a YAML file")->capture_default_str();
   add_selection_flags(run, o);
+  add_limit_flags(run, o);
   run->add_option("-j,--jobs", o.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64))->capture_default_str();
   run->add_option("--timeout-scale", o.timeout_scale, "Multiply every deadline (slow machines, sanitizers)")
       ->check(CLI::Range(0.1, 100.0))->capture_default_str();
@@ -151,6 +170,7 @@ CLI::App* add_client_command(CLI::App& app, Options& o) {
                  "Stdio wire profile the agent double speaks: p46 or stdio-json (a name in suites/profiles or a YAML file)")
       ->capture_default_str();
   add_selection_flags(cl, o, "Scenario files or folders; default: suites/client");
+  add_limit_flags(cl, o);
   cl->add_option("-j,--jobs", o.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64));
   cl->add_option("--timeout-scale", o.timeout_scale, "Multiply every deadline")->check(CLI::Range(0.1, 100.0));
   cl->add_option("--known-failures", o.known_failures, "YAML list of expected failures (XFAIL / XPASS)");
@@ -212,8 +232,14 @@ int main_with_args(int argc, char** argv) {
   Options o;
   auto* run = add_run_command(app, o);
   auto* client = add_client_command(app, o);
-  auto* check = app.add_subcommand("check", "Validate scenario files (file:line:column errors) without running anything");
-  check->add_option("paths", o.paths, "Scenario files; default: every suites/**/*.acts.yaml");
+  auto* check = app.add_subcommand("check", "Validate scenario files without running anything: what `run` would refuse (syntax, keys,\n"
+                                     "types, limits, assertions, duplicate ids, a folder with no scenario file) and the undefined\n"
+                                     "{{variables}} a run would only report as a scenario's ERROR (pass the run's --var), with\n"
+                                     "file:line:column; exit 2 when there is one");
+  check->add_option("paths", o.paths, "Scenario files or folders; default: every suites/**/*.acts.yaml. "
+                    "A folder with no *.acts.yaml file is an error");
+  add_var_flag(check, o);
+  add_limit_flags(check, o);
   check->add_flag("--allow-unquoted", o.allow_unquoted,
                   "Accept must/should tests without x-requirement (the normative sentence a test enforces;\n"
                   "our suites must have one, ACTS documents from elsewhere have none). docs/requirements.md");
@@ -223,8 +249,10 @@ int main_with_args(int argc, char** argv) {
       "(x-requirement) and what each step checks. docs/requirements-audit.md is this for suites/.");
   reqs->add_option("paths", o.paths, "Scenario files or folders; default: every suites/**/*.acts.yaml");
   reqs->add_option("--markdown", o.markdown_path, "Write the table to this file (default: stdout)");
+  add_limit_flags(reqs, o);
   auto* list = app.add_subcommand("list", "List the scenarios a selection picks");
   add_selection_flags(list, o);
+  add_limit_flags(list, o);
   std::vector<std::string> merge_files;
   auto* merge = app.add_subcommand(
       "merge",

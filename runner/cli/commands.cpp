@@ -17,6 +17,7 @@
 #include "reports/junit.hpp"
 #include "runner/cli/assertion_check.hpp"
 #include "runner/core/escape.hpp"
+#include "runner/scenario/references.hpp"
 
 #ifndef A2A_SOURCE_DIR
 #define A2A_SOURCE_DIR "."
@@ -53,30 +54,46 @@ std::vector<std::string> files_under(const fs::path& root) {
   return out;
 }
 
-std::vector<std::string> default_paths() { return files_under(suites_root()); }
-
 // Folders given on the command line stand for the scenario files under them.
-std::vector<std::string> expand_paths(const std::vector<std::string>& paths, bool client) {
-  if (paths.empty()) return client ? files_under(suites_root() / "client") : default_paths();
+core::Expected<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths, bool client) {
+  if (paths.empty()) {
+    fs::path root = client ? suites_root() / "client" : suites_root();
+    auto files = files_under(root);
+    if (files.empty())
+      return core::fail(core::ErrorKind::kNotFound, root.string() + ": no *.acts.yaml scenario file under this folder");
+    return files;
+  }
   std::vector<std::string> out;
+  std::string problems;
   for (const auto& p : paths) {
     if (fs::is_directory(p)) {
       auto files = files_under(p);
+      if (files.empty())
+        problems += (problems.empty() ? "" : "\n") + core::escape_bytes(p) +
+                    ": no *.acts.yaml scenario file under this folder (scenario files are named NAME.acts.yaml)";
       out.insert(out.end(), files.begin(), files.end());
     } else {
       out.push_back(p);
     }
   }
+  if (!problems.empty()) return core::fail(core::ErrorKind::kNotFound, problems);
   return out;
 }
 
+core::Expected<std::vector<scenario::Document>> load_scenarios(const Options& o, bool client) {
+  auto paths = expand_paths(o.paths, client);
+  if (!paths) return core::fail(paths.error());
+  return load_all(*paths, o.limits);
+}
+
 // Loads every file (and its includes) once; all problems at once.
-core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::string>& paths) {
+core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::string>& paths,
+                                                         const scenario::LoadLimits& limits) {
   std::vector<scenario::Document> docs;
   std::string problems;
   std::set<std::string> seen;
   for (const auto& p : paths) {
-    auto d = scenario::load_with_includes(p);
+    auto d = scenario::load_with_includes(p, limits);
     if (!d) {
       problems += (problems.empty() ? "" : "\n") + d.error().str();
       continue;
@@ -129,11 +146,53 @@ core::Expected<std::vector<const scenario::Test*>> select_shard(const Options& o
   return scenario::apply_shard(tests, *shard);
 }
 
+// The wire profiles in suites/profiles, which {{profile.PATH}} is checked against.
+core::Expected<std::vector<scenario::Profile>> shipped_profiles() {
+  std::vector<scenario::Profile> out;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(suites_root() / "profiles", ec))
+    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    auto p = scenario::load_profile(f);
+    if (!p) return core::fail(p.error());
+    out.push_back(std::move(*p));
+  }
+  return out;
+}
+
+// The names --var NAME=VALUE defines.
+std::vector<std::string> var_names(const Options& o) {
+  std::vector<std::string> out;
+  for (const auto& v : o.vars) out.push_back(v.substr(0, v.find('=')));
+  return out;
+}
+
+// What a run would only meet as a scenario's ERROR, once it got there:
+// undefined variables and profile paths, printed one per line; their count.
+size_t report_unresolvable(const Options& o, const std::vector<scenario::Document>& docs) {
+  std::vector<std::string> lines;
+  for (const auto& d : docs)
+    for (auto& problem : scenario::undefined_references(d, var_names(o))) lines.push_back(std::move(problem));
+  if (auto profiles = shipped_profiles(); !profiles) {
+    lines.push_back(profiles.error().str());
+  } else {
+    std::istringstream missing(check_profile_references(docs, *profiles));
+    for (std::string line; std::getline(missing, line);) lines.push_back(line);
+  }
+  for (const auto& line : lines) std::cerr << core::escape_bytes(line) << "\n";
+  return lines.size();
+}
+
 int cmd_check(const Options& o) {
-  auto paths = expand_paths(o.paths);
-  auto docs = load_all(paths);
+  auto docs = load_scenarios(o, o.client_run);
   if (!docs) {
     std::cerr << docs.error().message << "\n";
+    return kExitUsage;
+  }
+  if (size_t unresolved = report_unresolvable(o, *docs)) {
+    std::cerr << unresolved << " reference(s) a run could not resolve (--var NAME=VALUE defines a variable for every scenario)\n";
     return kExitUsage;
   }
   size_t n = 0, unquoted = 0;
@@ -161,7 +220,7 @@ int cmd_check(const Options& o) {
 }
 
 int cmd_list(const Options& o) {
-  auto docs = load_all(expand_paths(o.paths));
+  auto docs = load_scenarios(o);
   if (!docs) {
     std::cerr << docs.error().message << "\n";
     return kExitUsage;

@@ -55,6 +55,7 @@ struct Options {
   std::string behaviors_file;  // --behaviors (or $A2A_BEHAVIORS)
   bool reuse = false;
   bool check_only = false;
+  scenario::LoadLimits limits;  // --max-scenario-bytes, --max-scenario-nodes
   bool allow_unquoted = false;
   // --markdown: run / client / merge: the summary (reports/markdown.hpp);
   // requirements: the table; diff: the diff.
@@ -68,10 +69,14 @@ struct Options {
 
 std::filesystem::path suites_root();
 // Folders stand for the scenario files under them; no paths: every suite
-// (`client`: suites/client).
-std::vector<std::string> expand_paths(const std::vector<std::string>& paths, bool client = false);
-// Loads every file (and its includes) once; all problems at once.
-core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::string>& paths);
+// (`client`: suites/client). A folder holding no *.acts.yaml file is an
+// error (a misspelt path must not pass as "0 tests").
+core::Expected<std::vector<std::string>> expand_paths(const std::vector<std::string>& paths, bool client = false);
+// Loads every file (and its includes) once, within `limits`; all problems at once.
+core::Expected<std::vector<scenario::Document>> load_all(const std::vector<std::string>& paths,
+                                                         const scenario::LoadLimits& limits = {});
+// expand_paths then load_all, with o.paths and o.limits.
+core::Expected<std::vector<scenario::Document>> load_scenarios(const Options& o, bool client = false);
 scenario::Selection selection_of(const Options& o);
 // The selected tests of `docs` in this run's shard (--shard, else Bazel's or
 // GoogleTest's variables); `all` gets the whole selection's ids when given.

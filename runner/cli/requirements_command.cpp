@@ -82,7 +82,7 @@ std::string checks_of(const scenario::Step& s) {
 }  // namespace
 
 int cmd_requirements(const Options& o) {
-  auto docs = load_all(expand_paths(o.paths));
+  auto docs = load_scenarios(o);
   if (!docs) {
     std::cerr << docs.error().message << "\n";
     return kExitUsage;

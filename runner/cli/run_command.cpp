@@ -208,7 +208,7 @@ reports::ConsoleOptions console_options(const Options& o) {
 
 std::unique_ptr<SelectedTests> load_selection(const Options& o, bool client) {
   auto sel = std::make_unique<SelectedTests>();
-  auto docs = load_all(expand_paths(o.paths, client));
+  auto docs = load_scenarios(o, client);
   if (!docs) {
     std::cerr << docs.error().message << "\n";
     return nullptr;

@@ -163,6 +163,14 @@ struct Grade {
   SourceLocation where;
 };
 
+// One `{{expr}}` written in a scenario (docs/scenario-format.md §5), kept
+// with its place so `check` can name it (references.hpp).
+struct VarRef {
+  std::string expr;      // the text between the braces, trimmed
+  SourceLocation where;  // of the `{{` when it can be found in the source, else of its string
+  std::string variable;  // in a document variable's value: that variable's name
+};
+
 struct AgentOptions {
   StringPairs env;       // added to the agent's environment, in file order
   bool manual_handshake = false;  // x-agent.handshake: manual
@@ -209,6 +217,9 @@ struct Test {
   // agent's card ({{agent.url}} is its base URL); null = the default card.
   Json card;
   bool reuse = true;                  // x-reuse; default: only abstract steps
+  // Every `{{expr}}` of its steps, assertions, x-agent and x-card, and of the
+  // x-defaults x-agent it starts from.
+  std::vector<VarRef> references;
 
   SourceLocation where;
   std::string suite_id;
@@ -238,6 +249,7 @@ struct Defaults {
   AgentOptions agent;
   std::optional<int> timeout_ms;
   std::optional<bool> reuse;
+  std::vector<VarRef> references;  // in its x-agent
 };
 
 struct Include {
@@ -252,6 +264,7 @@ struct Document {
   std::string spec_ref;
   Json metadata = Json::object();
   StringPairs variables;  // in file order; see load_with_includes for inheritance
+  std::vector<VarRef> variable_references;  // `{{expr}}` in their values (inherited ones too)
   std::vector<Include> includes;
   std::vector<Suite> suites;
   Defaults defaults;

@@ -88,11 +88,12 @@ void parse_agent(const MapReader& owner, AgentOptions& agent) {
   if (auto mode = a.one_of("handshake", kHandshakeModes)) agent.manual_handshake = *mode == "manual";
 }
 
-Defaults parse_defaults(const MapReader& doc) {
+Defaults parse_defaults(const MapReader& doc, const ParseContext& ctx) {
   Defaults d;
   if (!doc.expect_map("x-defaults")) return d;
   MapReader m(doc.get("x-defaults"), "'x-defaults'", doc.diags());
   m.check_keys(kDefaultsKeys);
+  if (m.has("x-agent")) collect_references(m.get("x-agent"), ctx, d.references);
   if (auto r = m.one_of("x-role", kRoles)) d.role = *r == "client" ? Role::kClient : Role::kAgent;
   d.binding = m.one_of("x-binding", kBindings).value_or("");
   d.profiles = m.string_list("x-profiles");
@@ -256,6 +257,9 @@ Test parse_test(const YAML::Node& node, const Suite& suite, size_t index, ParseC
   if (t.expect_list("steps", true)) test.steps = parse_steps(t.get("steps"), ctx, ids);
   test.assertions = parse_named_assertions(t, "assertions");
   parse_test_extensions(t, defaults, test);
+  test.references = defaults.references;
+  for (std::string_view key : {"steps", "assertions", "x-agent", "x-card"})
+    if (t.has(key)) collect_references(t.get(key), ctx, test.references);
   test.suite_id = suite.id;
   test.suite_name = suite.name;
   test.file = ctx.diags.file();
@@ -285,7 +289,7 @@ Suite parse_suite(const YAML::Node& node, size_t index, ParseContext& ctx, const
   return suite;
 }
 
-void parse_header(const MapReader& m, Document& doc) {
+void parse_header(const MapReader& m, Document& doc, const ParseContext& ctx) {
   if (auto v = m.string("acts_version", true)) {
     doc.acts_version = *v;
     if (v->substr(0, v->find('.')) != "1") {
@@ -302,6 +306,8 @@ void parse_header(const MapReader& m, Document& doc) {
     doc.metadata = m.json("metadata");
   }
   doc.variables = parse_string_map(m, "variables", false);
+  const YAML::Node vars = m.get("variables");
+  for (const auto& var : doc.variables) collect_references(vars[var.first], ctx, doc.variable_references, var.first);
   if (m.expect_list("include", true)) {
     for (const auto& inc : m.get("include")) {
       if (!is_string(inc)) {
@@ -321,11 +327,11 @@ Document parse_document(const YAML::Node& root, ParseContext& ctx) {
   MapReader m(root, "document", ctx.diags);
   if (!m.is_map()) return doc;
   m.check_keys(kDocKeys);
-  parse_header(m, doc);
+  parse_header(m, doc, ctx);
   if (!m.has("include") && !m.has("suites")) {
     ctx.diags.error(m.where(), "a document needs 'suites' or 'include' (ACTS §2)");
   }
-  doc.defaults = parse_defaults(m);
+  doc.defaults = parse_defaults(m, ctx);
   if (!m.expect_list("suites", true)) return doc;
   Unique suite_ids("suite");
   Unique test_ids("test");

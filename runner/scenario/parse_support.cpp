@@ -2,12 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <iterator>
 #include <limits>
-#include <sstream>
-
-#include <yaml-cpp/eventhandler.h>
 
 #include "runner/scenario/yaml_json.hpp"
 
@@ -23,8 +18,6 @@ void Diagnostics::error(core::SourceLocation where, std::string message, core::E
   if (where.file.empty()) where.file = file_;
   items_.push_back({std::move(where), kind, std::move(message)});
 }
-
-namespace {
 
 // One problem per line is the contract (loader.hpp), but a message may quote
 // a key or value holding line breaks (a quoted YAML key can): escape them.
@@ -42,8 +35,6 @@ std::string one_line(std::string_view message) {
   }
   return out;
 }
-
-}  // namespace
 
 core::Error Diagnostics::to_error() const {
   std::vector<Diagnostic> sorted = items_;
@@ -299,93 +290,6 @@ bool MapReader::expect_list(std::string_view key, bool non_empty) const {
 nlohmann::json MapReader::json(std::string_view key) const {
   if (!has(key)) return nullptr;
   return yaml_to_json(get(key));
-}
-
-core::Expected<std::string> read_text_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return core::fail(core::ErrorKind::kNotFound, path.generic_string() + ": no such file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::fail(core::ErrorKind::kIo, path.generic_string() + ": cannot open for reading");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return core::fail(core::ErrorKind::kIo, path.generic_string() + ": read error");
-  return text;
-}
-
-namespace {
-
-// Counts a stream's documents without building them, noting where each
-// document's first node is. yaml-cpp 0.7's LoadAll loops forever, adding a
-// null document per turn, on a stream its parser cannot advance (a leading
-// ',': jbeder/yaml-cpp#1040, fixed upstream by #1319), so the loop here stops
-// when a document does not start after the previous one.
-class DocumentCounter final : public YAML::EventHandler {
- public:
-  void OnDocumentStart(const YAML::Mark& m) override {
-    start = m;
-    node_seen_ = false;
-  }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
-  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
-  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
-  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    node(m);
-  }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    node(m);
-  }
-  void OnMapEnd() override {}
-
-  YAML::Mark start;       // of the current document
-  YAML::Mark first_node;  // the current document's root node
-
- private:
-  void node(const YAML::Mark& m) {
-    if (!node_seen_) first_node = m;
-    node_seen_ = true;
-  }
-  bool node_seen_ = false;
-};
-
-}  // namespace
-
-core::Expected<YAML::Node> parse_yaml_text(std::string_view text, const std::string& name) {
-  const std::string source(text);
-  size_t count = 0;
-  YAML::Mark second;
-  YAML::Node root;
-  try {
-    std::istringstream in(source);
-    YAML::Parser parser(in);
-    DocumentCounter counter;
-    int last_start = -1;
-    while (parser.HandleNextDocument(counter)) {
-      if (counter.start.pos <= last_start) {
-        core::SourceLocation where{name, counter.start.line + 1, counter.start.column + 1};
-        return core::fail(core::ErrorKind::kParse, where.str() + ": YAML syntax error: unexpected token");
-      }
-      last_start = counter.start.pos;
-      if (++count == 2) second = counter.first_node;
-    }
-    if (count > 0) root = YAML::Load(source);  // the first document, built
-  } catch (const YAML::ParserException& e) {
-    core::SourceLocation where{name, e.mark.line + 1, e.mark.column + 1};
-    return core::fail(core::ErrorKind::kParse, where.str() + ": YAML syntax error: " + one_line(e.msg));
-  } catch (const YAML::Exception& e) {
-    return core::fail(core::ErrorKind::kParse, name + ": YAML error: " + one_line(e.what()));
-  }
-  if (count == 0 || root.IsNull()) {
-    return core::fail(core::ErrorKind::kSchema, name + ": empty document");
-  }
-  if (count > 1) {
-    core::SourceLocation where{name, second.line + 1, 0};
-    return core::fail(core::ErrorKind::kSchema,
-                      where.str() + ": a scenario file holds one YAML document (found " + std::to_string(count) + ")");
-  }
-  return root;
 }
 
 }  // namespace a2a::scenario::detail

@@ -17,6 +17,7 @@
 
 #include "runner/core/error.hpp"
 #include "runner/core/expected.hpp"
+#include "runner/scenario/limits.hpp"
 
 namespace a2a::scenario::detail {
 
@@ -49,11 +50,18 @@ class Diagnostics {
   std::vector<Diagnostic> items_;
 };
 
-// The whole file; kNotFound when it is not a regular file.
-core::Expected<std::string> read_text_file(const std::filesystem::path& path);
+// yaml_text.cpp. The whole file: kNotFound when it does not exist, kIo when
+// it is not a regular file (a FIFO, a device, a folder) or is larger than
+// limits.max_bytes (its size is read first).
+core::Expected<std::string> read_text_file(const std::filesystem::path& path, const LoadLimits& limits = {});
 // Exactly one YAML document, else kParse (syntax, at yaml-cpp's mark made
-// 1-based) or kSchema (empty, several documents).
-core::Expected<YAML::Node> parse_yaml_text(std::string_view text, const std::string& name);
+// 1-based; a scenario limit crossed, at the node that crossed it) or kSchema
+// (empty, several documents). The limits are checked on the parser's events
+// before the node tree is built.
+core::Expected<YAML::Node> parse_yaml_text(std::string_view text, const std::string& name,
+                                           const LoadLimits& limits = {});
+// "file:line:col: message" lines may quote keys holding line breaks: escaped.
+std::string one_line(std::string_view message);
 
 // Optimal-string-alignment distance (a transposition counts as one edit).
 size_t edit_distance(std::string_view a, std::string_view b);

@@ -35,6 +35,11 @@ struct ParseContext {
 
 Document parse_document(const YAML::Node& root, ParseContext& ctx);
 
+// parse_references.cpp: every `{{expr}}` in the string values under `node`
+// (`variable`: the document variable whose value it is, else "").
+void collect_references(const YAML::Node& node, const ParseContext& ctx, std::vector<VarRef>& out,
+                        const std::string& variable = {});
+
 // parse_step.cpp
 std::vector<Step> parse_steps(const YAML::Node& list, ParseContext& ctx, StepIds& ids);
 // expect / expect_error / expect_stream of an operation or raw step (`raw`:

@@ -10,6 +10,7 @@
 
 #include "runner/core/escape.hpp"
 #include "tests/e2e/run_command.hpp"
+#include "tests/e2e/sanitized.hpp"
 
 // A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
 namespace e2e_runner {
@@ -124,6 +125,50 @@ TEST(RunnerCheck, ATestIdDefinedInTwoFilesIsRejectedWithBothPlaces) {
   EXPECT_NE(c.err.find("b.acts.yaml:7:"), std::string::npos) << c.err;
   EXPECT_NE(c.err.find("test id T-DUP is also defined at"), std::string::npos) << c.err;
   EXPECT_NE(c.err.find("a.acts.yaml:7:"), std::string::npos) << c.err;
+}
+
+// Issue 18: nine levels of ten aliases (10^9 strings in a kilobyte) took 24 GB
+// and the OOM killer, or with a memory limit an uncaught std::bad_alloc (exit
+// 134). Under a 200 MB address-space limit (RLIMIT_AS, set by the shell's
+// ulimit -v in the child) the runner must refuse it with the limit's message.
+TEST(RunnerCheck, TheAliasBombIsRefusedUnderAMemoryLimitWithoutExpanding) {
+  const std::string bomb = kSrc + "/fixtures/scenarios/refused/alias-bomb.acts.yaml";
+  // ASan and TSan reserve terabytes of address space: no RLIMIT_AS there.
+  const std::string limit = a2a::e2e::kSanitized ? "" : "ulimit -v 204800 && ";
+  auto r = run_command({"/bin/sh", "-c", limit + "exec \"$0\" check \"$1\"", kConform, bomb}, 20000);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("alias-bomb.acts.yaml:21:22: with this alias expanded, the document has more than 200000 "
+                       "YAML nodes (scenario limit --max-scenario-nodes"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("out of memory"), std::string::npos) << r.err;
+  EXPECT_GT(r.max_rss_kib, 0);
+  EXPECT_LT(r.max_rss_kib, (a2a::e2e::kSanitized ? 512 : 100) * 1024L) << "peak RSS grew: the aliases were expanded";
+}
+
+// `check` means "this will run": an undefined variable (which a run only
+// meets as that scenario's ERROR) and a folder with no scenario file are
+// errors, exit 2; --var, as the run would get it, defines the variable.
+TEST(RunnerCheck, UndefinedVariablesAndEmptyFoldersAreRefused) {
+  fs::path dir = artifacts_dir() / "check-will-run";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "empty");
+  std::ofstream(dir / "v.acts.yaml") << "acts_version: \"1.0\"\nspec_version: \"1.0\"\nsuites:\n"
+                                        "  - id: s\n    name: s\n    tests:\n"
+                                        "      - id: T-VAR\n        name: t\n        level: may\n        steps:\n"
+                                        "          - id: get\n            operation: get_task\n"
+                                        "            params: {id: \"{{task_id}}\"}\n";
+  auto c = run_command({kConform, "check", (dir / "v.acts.yaml").string()}, 20000);
+  EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
+  EXPECT_NE(c.err.find("v.acts.yaml:13:27: undefined variable {{task_id}} in test 'T-VAR'"), std::string::npos)
+      << c.err;
+  auto ok = run_command({kConform, "check", "--var", "task_id=x", (dir / "v.acts.yaml").string()}, 20000);
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  auto empty = run_command({kConform, "check", (dir / "empty").string()}, 20000);
+  EXPECT_EQ(empty.exit_code, 2) << empty.out << empty.err;
+  EXPECT_NE(empty.err.find("empty: no *.acts.yaml scenario file under this folder"), std::string::npos) << empty.err;
+  EXPECT_EQ(empty.out.find("ok:"), std::string::npos) << empty.out;
 }
 
 TEST(RunnerCheck, MustAndShouldTestsNeedTheirNormativeSentence) {
