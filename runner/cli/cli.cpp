@@ -1,10 +1,12 @@
 #include "runner/cli/cli.hpp"
 
 #include <iostream>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 
 #include "runner/cli/options.hpp"
+#include "runner/core/escape.hpp"
 #include "runner/engine/binding_registry.hpp"
 
 namespace a2a::cli {
@@ -268,7 +270,13 @@ int main_with_args(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitUsage;
+    // A parse error echoes what was given (a bad value, an unknown option):
+    // it goes through the terminal escaper. --help is our own text, as is.
+    std::ostringstream out, err;
+    int code = app.exit(e, out, err);
+    std::cout << out.str();
+    std::cerr << core::terminal_text(err.str());
+    return code == 0 ? 0 : kExitUsage;
   }
   if (*check) return cmd_check(o);
   if (*reqs) return cmd_requirements(o);
