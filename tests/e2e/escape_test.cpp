@@ -77,6 +77,7 @@ TEST(TerminalOutput, EveryCommandEscapesControlBytesFromItsInput) {
       {"list", {"list", doc}, "T-\\x1b[2J"},
       {"requirements", {"requirements", doc}, "T-\\x1b[2J"},
       {"run", {"run", "--agent", agent, "--report-dir", out, doc}, "agent-\\x1b[2J"},
+      {"run-loopback", {"run", "--binding", "loopback", doc}, "T-\\x1b[2J"},
       {"merge", {"merge", report}, "agent-\\x1b[2J"},
       {"diff", {"diff", report, report}, "escape-\\x1b[2J"},
       {"client", {"client", "--cmd", agent + " {target}"}, "agent-\\x1b[2J"},
