@@ -331,6 +331,19 @@ void work(const std::shared_ptr<RunState>& sp) {
   st.changed.notify_all();
 }
 
+// A target whose command cannot start: nothing runs; each scenario is
+// reported with the one cause, without a progress line each, and the
+// diagnosis says it once (docs/runner.md "A target that cannot be started").
+void report_unstartable(RunState& st, result::RunResult& run) {
+  for (const auto& item : st.items) {
+    AgentSlot unused;
+    run.scenarios.push_back(run_item(st, item, unused));
+  }
+  std::string binding = st.items.empty() ? std::string("stdio") : st.items.front().target->key();
+  run.diagnosis = (st.config.client_command.empty() ? binding + ": " : std::string()) + st.cannot_start + "; " +
+                  std::to_string(st.items.size()) + " scenario(s) were not run and are reported with this cause";
+}
+
 }  // namespace
 
 result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const RunConfig& config,
@@ -349,24 +362,16 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   const auto& bindings = st.bindings();
   for (const auto& b : bindings) run.bindings.push_back(b.key());
   st.items = expand(tests, bindings, st.config, &run);
-  st.receiver = start_receiver(st.items);
-  st.results.resize(st.items.size());
-  if (config.run_timeout_ms > 0) st.run_deadline = core::Deadline::after(core::Millis(config.run_timeout_ms));
   st.cannot_start = cannot_start(config);
   if (!st.cannot_start.empty()) {
-    // Nothing to run: each scenario is reported with the one cause, without
-    // a progress line each (the diagnosis says it once).
-    for (size_t i = 0; i < st.items.size(); ++i) {
-      AgentSlot unused;
-      run.scenarios.push_back(run_item(st, st.items[i], unused));
-    }
-    std::string bound = st.items.empty() ? std::string("stdio") : st.items.front().target->key();
-    run.diagnosis = (config.client_command.empty() ? bound + ": " : std::string()) + st.cannot_start + "; " +
-                    std::to_string(st.items.size()) + " scenario(s) were not run and are reported with this cause";
+    report_unstartable(st, run);
     run.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - t0).count();
     return run;
   }
+  st.receiver = start_receiver(st.items);
+  st.results.resize(st.items.size());
+  if (config.run_timeout_ms > 0) st.run_deadline = core::Deadline::after(core::Millis(config.run_timeout_ms));
   if (!config.probe_failure.empty() && config.client_command.empty())
     st.health.strike("stdio", config.probe_failure.starts_with("could not start") ? "start" : "handshake",
                      "card probe: " + config.probe_failure, Outcome::kTimeout);
