@@ -164,8 +164,8 @@ void ConsoleReporter::write_levels(const RunResult& r) {
 
 void ConsoleReporter::finish(const RunResult& r) {
   std::lock_guard lock(mu_);
-  if (!r.diagnosis.empty()) out_ << "\n" << paint(Outcome::kError, "DIAGNOSIS") << "  " << r.diagnosis << "\n";
-  if (r.interrupted) out_ << "\n" << paint(Outcome::kError, "INTERRUPTED") << "  " << result::interruption_text(r) << "\n";
+  if (!r.diagnosis.empty()) out_ << "\n" << paint(Outcome::kError, "DIAGNOSIS") << "  " << display_bytes(r.diagnosis, Display::kText) << "\n";
+  if (r.interrupted) out_ << "\n" << paint(Outcome::kError, "INTERRUPTED") << "  " << one_line(result::interruption_text(r), 600) << "\n";
   write_recap(r);
   write_not_applicable(r);
   write_levels(r);

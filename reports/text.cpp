@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "runner/core/escape.hpp"
 #include "runner/result/utf8.hpp"
 
 namespace a2a::reports {
@@ -11,57 +12,18 @@ using result::decode_utf8;
 
 namespace {
 
-void append_hex(std::string& out, std::string_view bytes) {
-  for (unsigned char c : bytes) {
-    char buf[5];
-    std::snprintf(buf, sizeof buf, "\\x%02x", c);
-    out += buf;
-  }
-}
-
-// Code points shown as escapes even when validly encoded.
-bool shown_escaped(char32_t cp) {
-  return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
-         (cp >= 0x2066 && cp <= 0x2069) || (cp & 0xFFFE) == 0xFFFE;
-}
-
 // XML 1.0 Char minus DEL, C1 and the bidirectional overrides (which would
-// reorder what a reader sees around them).
+// reorder what a reader sees around them): what the terminal escaper shows
+// as escapes, but tab, LF and CR.
 bool xml_allowed(char32_t cp) {
   if (cp == '\t' || cp == '\n' || cp == '\r') return true;
-  return !shown_escaped(cp);
-}
-
-// Appends one ASCII control or backslash the way display_bytes shows it.
-void append_control(std::string& out, char c, Display mode) {
-  switch (c) {
-    case '\\': out += "\\\\"; break;
-    case '\r': out += "\\r"; break;
-    case '\n': out += mode == Display::kWire ? "\\n\n" : "\n"; break;
-    case '\t': out += mode == Display::kWire ? "\\t" : "\t"; break;
-    default: append_hex(out, std::string_view(&c, 1));
-  }
+  return !core::escaped_code_point(cp);
 }
 
 }  // namespace
 
 std::string display_bytes(std::string_view bytes, Display mode) {
-  std::string out;
-  out.reserve(bytes.size() + bytes.size() / 8);
-  for (size_t i = 0; i < bytes.size();) {
-    char32_t cp = 0;
-    size_t n = decode_utf8(bytes, i, cp);
-    if (n == 0) {
-      append_hex(out, bytes.substr(i, 1));
-      ++i;
-      continue;
-    }
-    if (cp == '\\' || cp < 0x20) append_control(out, static_cast<char>(cp), mode);
-    else if (shown_escaped(cp)) append_hex(out, bytes.substr(i, n));
-    else out.append(bytes.substr(i, n));
-    i += n;
-  }
-  return out;
+  return core::display_text(bytes, mode == Display::kWire ? core::TextMode::kWire : core::TextMode::kText);
 }
 
 std::string display_prefix(std::string_view bytes, size_t max_bytes, Display mode) {

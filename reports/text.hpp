@@ -13,10 +13,11 @@ enum class Display {
   kText,  // \n and \t kept as they are (free text); \r still shown as \r
 };
 
-// escape_bytes-style rendering that keeps valid printable UTF-8 (so "é" stays
-// readable) and shows as \xNN every byte of: C0 controls, DEL, C1 controls,
-// bidirectional overrides (U+202A..E, U+2066..9: "Trojan Source"), U+FFFE/U+FFFF,
-// and invalid or overlong sequences. Backslash is doubled. Output is valid UTF-8.
+// core::display_text (runner/core/escape.hpp, the one terminal escaper): keeps
+// valid printable UTF-8 (so "é" stays readable) and shows as \xNN every byte
+// of: C0 controls, DEL, C1 controls, bidirectional overrides (U+202A..E,
+// U+2066..9: "Trojan Source"), U+FFFE/U+FFFF, and invalid or overlong
+// sequences. Backslash is doubled. Output is valid UTF-8.
 std::string display_bytes(std::string_view bytes, Display mode = Display::kWire);
 
 // display_bytes of at most `max_bytes` input bytes, plus " ... (N more bytes)".

@@ -1,10 +1,12 @@
 #include "runner/cli/cli.hpp"
 
 #include <iostream>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 
 #include "runner/cli/options.hpp"
+#include "runner/core/escape.hpp"
 #include "runner/engine/binding_registry.hpp"
 
 namespace a2a::cli {
@@ -224,7 +226,9 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform run --agent ./a --shard 2/3 --json s2.json   one of 3 shards (a CI matrix job)\n"
       "  a2a-conform merge s1.json s2.json s3.json --report-dir out   the shards as one run's reports\n"
       "  a2a-conform diff last-release.json report.json --markdown diff.md   what regressed since a run\n\n"
-      "Exit codes: 0 conformant, 1 conformance failures (FAIL, TIMEOUT, XPASS), 2 usage or harness error,\n"
+      "Exit codes: 0 conformant, 1 conformance failures (FAIL, TIMEOUT, XPASS) or a target that could not be\n"
+      "tested (its command cannot start, or it failed to start, handshake or connect: the DIAGNOSIS line),\n"
+      "2 usage or harness error,\n"
       "128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP): the reports hold the results so far,\n"
       "marked interrupted; a second signal exits at once (docs/runner.md \"Interrupted runs\").\n"
       "Scenario format: docs/scenario-format.md. Reports: docs/reports.md."};
@@ -296,7 +300,13 @@ int main_with_args(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitUsage;
+    // A parse error echoes what was given (a bad value, an unknown option):
+    // it goes through the terminal escaper. --help is our own text, as is.
+    std::ostringstream out, err;
+    int code = app.exit(e, out, err);
+    std::cout << out.str();
+    std::cerr << core::terminal_text(err.str());
+    return code == 0 ? 0 : kExitUsage;
   }
   if (*check) return cmd_check(o);
   if (*reqs) return cmd_requirements(o);

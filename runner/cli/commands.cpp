@@ -188,7 +188,7 @@ size_t report_unresolvable(const Options& o, const std::vector<scenario::Documen
 int cmd_check(const Options& o) {
   auto docs = load_scenarios(o, o.client_run);
   if (!docs) {
-    std::cerr << docs.error().message << "\n";
+    std::cerr << core::terminal_text(docs.error().message) << "\n";
     return kExitUsage;
   }
   if (size_t unresolved = report_unresolvable(o, *docs)) {
@@ -205,7 +205,7 @@ int cmd_check(const Options& o) {
       for (const auto& s : d.suites)
         for (const auto& t : s.tests) {
           if (t.level == scenario::Level::kMay || !t.quotes.empty()) continue;
-          std::cerr << core::escape_bytes(t.where.str()) << ": test '" << core::escape_bytes(t.id)
+          std::cerr << core::terminal_line(t.where.str()) << ": test '" << core::terminal_line(t.id)
                     << "' is level " << scenario::to_string(t.level)
                     << " but has no x-requirement (the normative sentence it enforces; docs/requirements.md)\n";
           ++unquoted;
@@ -222,17 +222,17 @@ int cmd_check(const Options& o) {
 int cmd_list(const Options& o) {
   auto docs = load_scenarios(o);
   if (!docs) {
-    std::cerr << docs.error().message << "\n";
+    std::cerr << core::terminal_text(docs.error().message) << "\n";
     return kExitUsage;
   }
   auto tests = select_shard(o, *docs);
   if (!tests) {
-    std::cerr << "a2a-conform list: " << tests.error().message << "\n";
+    std::cerr << "a2a-conform list: " << core::terminal_text(tests.error().message) << "\n";
     return kExitUsage;
   }
   for (const auto* t : *tests)
-    std::cout << t->id << "  [" << scenario::to_string(t->level) << "]  " << t->name << "  ("
-              << t->where.str() << ")\n";
+    std::cout << core::terminal_line(t->id) << "  [" << scenario::to_string(t->level) << "]  "
+              << core::terminal_line(t->name) << "  (" << core::terminal_line(t->where.str()) << ")\n";
   return 0;
 }
 

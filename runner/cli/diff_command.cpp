@@ -32,27 +32,27 @@ core::Expected<void> write_text(const std::string& path, const std::string& text
 int cmd_diff(const Options& o, const std::string& old_file, const std::string& new_file) {
   auto before = read_side(old_file);
   if (!before) {
-    std::cerr << "a2a-conform diff: OLD " << before.error().message << "\n";
+    std::cerr << "a2a-conform diff: OLD " << core::terminal_text(before.error().message) << "\n";
     return kExitUsage;
   }
   auto after = read_side(new_file);
   if (!after) {
-    std::cerr << "a2a-conform diff: NEW " << after.error().message << "\n";
+    std::cerr << "a2a-conform diff: NEW " << core::terminal_text(after.error().message) << "\n";
     return kExitUsage;
   }
   auto d = result::diff_runs(old_file, *before, new_file, *after);
   if (!d) {
-    std::cerr << "a2a-conform diff: " << d.error().message << "\n";
+    std::cerr << "a2a-conform diff: " << core::terminal_text(d.error().message) << "\n";
     return kExitUsage;
   }
   std::ostringstream md;
   if (!o.markdown_path.empty()) reports::write_diff_markdown(md, *d);
   if (auto w = write_text(o.markdown_path, md.str()); !w) {
-    std::cerr << "a2a-conform diff: writing " << o.markdown_path << " failed: " << w.error().message << "\n";
+    std::cerr << "a2a-conform diff: writing " << core::terminal_line(o.markdown_path) << " failed: " << core::terminal_text(w.error().message) << "\n";
     return kExitUsage;
   }
   if (auto w = write_text(o.json_path, o.json_path.empty() ? "" : reports::diff_to_json(*d).dump(2) + "\n"); !w) {
-    std::cerr << "a2a-conform diff: writing " << o.json_path << " failed: " << w.error().message << "\n";
+    std::cerr << "a2a-conform diff: writing " << core::terminal_line(o.json_path) << " failed: " << core::terminal_text(w.error().message) << "\n";
     return kExitUsage;
   }
   reports::write_diff_console(std::cout, *d);

@@ -28,7 +28,7 @@ int cmd_merge(const Options& o, const std::vector<std::string>& files, const std
   std::vector<result::MergeInput> inputs;
   for (const auto& f : files) {
     if (auto r = read_report(f, inputs); !r) {
-      std::cerr << "a2a-conform merge: " << r.error().message << "\n";
+      std::cerr << "a2a-conform merge: " << core::terminal_text(r.error().message) << "\n";
       return kExitUsage;
     }
   }
@@ -40,7 +40,7 @@ int cmd_merge(const Options& o, const std::vector<std::string>& files, const std
     console.on_target(m.run.role, m.run.profile, m.run.target);
     std::cout << "merged " << m.sources.size() << " report(s): " << m.run.scenarios.size() << " results\n";
     if (auto w = write_reports(o, m.run); !w) {
-      std::cerr << "a2a-conform merge: writing reports failed: " << w.error().message << "\n";
+      std::cerr << "a2a-conform merge: writing reports failed: " << core::terminal_text(w.error().message) << "\n";
       return kExitUsage;
     }
     console.finish(m.run);
@@ -59,14 +59,14 @@ int cmd_merge(const Options& o, const std::vector<std::string>& files, const std
       info.duration_ms = std::max(info.duration_ms, t.run.duration_ms);
       auto w = write_target_reports(o, t);
       if (!w) {
-        std::cerr << "a2a-conform merge: writing reports failed: " << w.error().message << "\n";
+        std::cerr << "a2a-conform merge: writing reports failed: " << core::terminal_text(w.error().message) << "\n";
         return kExitUsage;
       }
       written.push_back(*w);
       targets.push_back(std::move(t));
     }
     if (auto w = write_combined(o, targets, written, info); !w) {
-      std::cerr << "a2a-conform merge: writing reports failed: " << w.error().message << "\n";
+      std::cerr << "a2a-conform merge: writing reports failed: " << core::terminal_text(w.error().message) << "\n";
       return kExitUsage;
     }
     reports::write_targets_table(std::cout, targets);
@@ -75,7 +75,7 @@ int cmd_merge(const Options& o, const std::vector<std::string>& files, const std
   if (!merged.errors.empty()) {
     std::cerr << "a2a-conform merge: the reports are not one whole run (" << merged.errors.size() << " problem"
               << (merged.errors.size() == 1 ? "" : "s") << "):\n";
-    for (const auto& e : merged.errors) std::cerr << "  error: " << e << "\n";
+    for (const auto& e : merged.errors) std::cerr << "  error: " << core::terminal_line(e) << "\n";
     return kExitUsage;
   }
   return code;

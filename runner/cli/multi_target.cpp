@@ -59,9 +59,9 @@ reports::TargetRun run_one(const Options& all, size_t index, const std::string& 
   auto who = describe_target(o, cfg);
   console.on_target(who.role, who.profile, who.target, static_cast<int>(index + 1),
                     static_cast<int>(all.targets.size()));
-  std::cout << log;
+  std::cout << core::terminal_text(log);
   if (!t.error.empty()) {
-    std::cout << "error: " << t.error << "\n";
+    std::cout << "error: " << core::terminal_text(t.error) << "\n";
     stamp_target(t.run, who);
     stamp_shard(t.run, sel);
     t.run.tool_version = cfg.tool_version;
@@ -171,7 +171,7 @@ core::Expected<void> write_combined(const Options& o, std::vector<reports::Targe
 int cmd_run_targets(const Options& o, const std::string& command_line) {
   const char* cmd = o.client_run ? "client" : "run";
   if (auto why = usage_problem(o); !why.empty()) {
-    std::cerr << "a2a-conform " << cmd << ": " << why << "\n";
+    std::cerr << "a2a-conform " << cmd << ": " << core::terminal_text(why) << "\n";
     return kExitUsage;
   }
   engine::RunConfig shared;
@@ -202,14 +202,14 @@ int cmd_run_targets(const Options& o, const std::string& command_line) {
     targets.push_back(run_one(o, i, command_line, *sel, console));
     auto w = write_target_reports(o, targets.back());
     if (!w) {
-      std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";
+      std::cerr << "a2a-conform: writing reports failed: " << core::terminal_text(w.error().message) << "\n";
       write_failed = true;
     }
     written.push_back(w ? *w : std::vector<std::string>{});
   }
   info.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   if (auto w = write_combined(o, targets, written, info); !w) {
-    std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";
+    std::cerr << "a2a-conform: writing reports failed: " << core::terminal_text(w.error().message) << "\n";
     write_failed = true;
   }
   reports::write_targets_table(std::cout, targets);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "reports/markdown.hpp"
+#include "runner/core/escape.hpp"
 #include "runner/core/expected.hpp"
 #include "runner/result/result.hpp"
 #include "runner/scenario/loader.hpp"

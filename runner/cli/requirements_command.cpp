@@ -16,14 +16,30 @@ namespace {
 
 constexpr size_t kMaxCell = 400;
 
+// Line breaks become spaces; control bytes, bidi overrides and invalid UTF-8
+// go through the terminal escaper (the table may be printed on stdout). A
+// backslash is left single: in Markdown it is the text's own (a quoted "\r\n").
 std::string cell(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  std::string shown;
+  for (size_t from = 0; from <= s.size();) {
+    size_t slash = std::min(s.find('\\', from), s.size());
+    shown += core::terminal_line(std::string_view(s).substr(from, slash - from));
+    if (slash < s.size()) shown += '\\';
+    from = slash + 1;
+  }
   std::string out;
-  for (char c : s) {
+  for (char c : shown) {
     if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
     else out += c;
   }
-  if (out.size() > kMaxCell) out = out.substr(0, kMaxCell - 3) + "...";
+  if (out.size() > kMaxCell) {
+    // Cut on a code point boundary, so the cut leaves valid UTF-8.
+    size_t cut = kMaxCell - 3;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out = out.substr(0, cut) + "...";
+  }
   return out;
 }
 
@@ -84,7 +100,7 @@ std::string checks_of(const scenario::Step& s) {
 int cmd_requirements(const Options& o) {
   auto docs = load_scenarios(o);
   if (!docs) {
-    std::cerr << docs.error().message << "\n";
+    std::cerr << core::terminal_text(docs.error().message) << "\n";
     return kExitUsage;
   }
   std::ostringstream md;
@@ -121,10 +137,10 @@ int cmd_requirements(const Options& o) {
   std::ofstream out(o.markdown_path, std::ios::binary);
   out << md.str();
   if (!out) {
-    std::cerr << "a2a-conform requirements: cannot write " << o.markdown_path << "\n";
+    std::cerr << "a2a-conform requirements: cannot write " << core::terminal_line(o.markdown_path) << "\n";
     return kExitUsage;
   }
-  std::cout << "wrote " << o.markdown_path << ": " << (must + should + may) << " tests\n";
+  std::cout << "wrote " << core::terminal_line(o.markdown_path) << ": " << (must + should + may) << " tests\n";
   return 0;
 }
 

@@ -113,12 +113,12 @@ std::string set_client_target(const Options& o, engine::RunConfig& cfg) {
 bool configure(const Options& o, engine::RunConfig& cfg) {
   auto ppath = scenario::find_profile(o.profile, {suites_root() / "profiles"});
   if (!ppath) {
-    std::cerr << ppath.error().str() << "\n";
+    std::cerr << core::terminal_text(ppath.error().str()) << "\n";
     return false;
   }
   auto profile = scenario::load_profile(*ppath);
   if (!profile) {
-    std::cerr << profile.error().message << "\n";
+    std::cerr << core::terminal_text(profile.error().message) << "\n";
     return false;
   }
   cfg.profile = *profile;
@@ -132,7 +132,7 @@ bool configure(const Options& o, engine::RunConfig& cfg) {
     auto b = o.behaviors_file == "acts" ? core::Expected<scenario::Behaviors>(scenario::Behaviors::acts_default())
                                         : scenario::load_behaviors(o.behaviors_file);
     if (!b) {
-      std::cerr << "a2a-conform: " << b.error().str() << "\n";
+      std::cerr << "a2a-conform: " << core::terminal_text(b.error().str()) << "\n";
       return false;
     }
     cfg.behaviors = std::move(*b);
@@ -140,7 +140,7 @@ bool configure(const Options& o, engine::RunConfig& cfg) {
   if (o.known_failures.empty()) return true;
   auto kf = engine::load_known_failures(o.known_failures);
   if (!kf) {
-    std::cerr << kf.error().str() << "\n";
+    std::cerr << core::terminal_text(kf.error().str()) << "\n";
     return false;
   }
   cfg.known_failures = *kf;
@@ -210,7 +210,7 @@ std::unique_ptr<SelectedTests> load_selection(const Options& o, bool client) {
   auto sel = std::make_unique<SelectedTests>();
   auto docs = load_scenarios(o, client);
   if (!docs) {
-    std::cerr << docs.error().message << "\n";
+    std::cerr << core::terminal_text(docs.error().message) << "\n";
     return nullptr;
   }
   sel->docs = std::move(*docs);
@@ -218,7 +218,7 @@ std::unique_ptr<SelectedTests> load_selection(const Options& o, bool client) {
   const char* cmd = client ? "client" : "run";
   auto tests = select_shard(o, sel->docs, &sel->shard, &sel->selection);
   if (!tests) {
-    std::cerr << "a2a-conform " << cmd << ": " << tests.error().message << "\n";
+    std::cerr << "a2a-conform " << cmd << ": " << core::terminal_text(tests.error().message) << "\n";
     return nullptr;
   }
   sel->tests = std::move(*tests);
@@ -227,7 +227,7 @@ std::unique_ptr<SelectedTests> load_selection(const Options& o, bool client) {
     return nullptr;
   }
   if (sel->shard.sharded() && !o.quiet)
-    std::cout << "shard " << sel->shard.str() << " (" << sel->shard.source << "): " << sel->tests.size() << " of "
+    std::cout << "shard " << core::terminal_line(sel->shard.str()) << " (" << core::terminal_line(sel->shard.source) << "): " << sel->tests.size() << " of "
               << sel->selection.size() << " selected scenarios\n";
   // Bazel's sharding protocol: the test says it honours sharding by touching the file.
   if (!sel->shard.status_file.empty()) std::ofstream(sel->shard.status_file, std::ios::app);
@@ -273,11 +273,11 @@ int execute(const Options& o, const engine::RunConfig& cfg, const SelectedTests&
   reports::ConsoleReporter console(std::cout, console_options(o));
   auto who = describe_target(o, cfg);
   console.on_target(who.role, who.profile, who.target);
-  std::cout << log;
+  std::cout << core::terminal_text(log);
   auto run = run_target(o, cfg, tests, console);
   stamp_shard(run, sel);
   if (auto w = write_reports(o, run); !w) {
-    std::cerr << "a2a-conform: writing reports failed: " << w.error().message << "\n";
+    std::cerr << "a2a-conform: writing reports failed: " << core::terminal_text(w.error().message) << "\n";
     console.finish(run);
     return kExitUsage;
   }
@@ -303,7 +303,7 @@ int cmd_run(const Options& o_in, const std::string& command_line) {
   core::InterruptScope graceful;
   std::string log;
   if (auto why = setup_target(o, sel->tests, cfg, log); !why.empty()) {
-    std::cerr << log << why << "\n";
+    std::cerr << core::terminal_text(log + why) << "\n";
     return kExitUsage;
   }
   return execute(o, cfg, *sel, log);

@@ -52,3 +52,47 @@ TEST(Uuid, V7HasVersionSevenAndVariantBits) {
   for (int i = 0; i < 100; ++i) EXPECT_TRUE(std::regex_match(uuid_v7(), re));
   EXPECT_NE(uuid_v7(), uuid_v7());
 }
+
+// The terminal escaper (display_text) on each byte class it must neutralise,
+// by hand-written bytes: what reaches a terminal can never clear the screen,
+// set a title, ring the bell, reorder text or carry invalid UTF-8.
+struct TerminalCase {
+  const char* name;
+  std::string in;
+  TextMode mode;
+  std::string shown;
+};
+
+class TerminalText : public ::testing::TestWithParam<TerminalCase> {};
+
+TEST_P(TerminalText, ShowsControlBytesAsEscapes) {
+  const auto& c = GetParam();
+  EXPECT_EQ(display_text(c.in, c.mode), c.shown);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bytes, TerminalText,
+    ::testing::Values(
+        TerminalCase{"Esc", "a\x1b[2Jb", TextMode::kText, "a\\x1b[2Jb"},
+        TerminalCase{"TitleAndBel", "\x1b]0;pwned\x07", TextMode::kLine, "\\x1b]0;pwned\\x07"},
+        TerminalCase{"Del", "x\x7fy", TextMode::kLine, "x\\x7fy"},
+        TerminalCase{"C1Csi", "x\xc2\x9b" "31m", TextMode::kLine, "x\\xc2\\x9b31m"},
+        TerminalCase{"BidiOverride", "a\xe2\x80\xae" "b", TextMode::kLine, "a\\xe2\\x80\\xaeb"},
+        TerminalCase{"BidiIsolate", "a\xe2\x81\xa6" "b", TextMode::kLine, "a\\xe2\\x81\\xa6b"},
+        TerminalCase{"InvalidUtf8", std::string("a\xff\xc3(", 4), TextMode::kLine, "a\\xff\\xc3("},
+        TerminalCase{"OverlongSlash", "\xc0\xaf", TextMode::kLine, "\\xc0\\xaf"},
+        TerminalCase{"Nul", std::string("a\0b", 3), TextMode::kLine, "a\\x00b"},
+        TerminalCase{"Backslash", "a\\x1b", TextMode::kLine, "a\\\\x1b"},
+        TerminalCase{"Utf8Kept", "caf\xc3\xa9 \xe2\x9c\x93", TextMode::kLine, "caf\xc3\xa9 \xe2\x9c\x93"},
+        TerminalCase{"TextKeepsBreaks", "a\nb\tc\rd", TextMode::kText, "a\nb\tc\\rd"},
+        TerminalCase{"LineShowsBreaks", "a\nb\tc\rd", TextMode::kLine, "a\\nb\\tc\\rd"},
+        TerminalCase{"WireBreaksAfterLf", "a\r\nb", TextMode::kWire, "a\\r\\n\nb"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(TerminalText, OutputHasNoControlByteForAnyInputByte) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  std::string shown = terminal_line(all);
+  for (unsigned char c : shown) EXPECT_TRUE(c >= 0x20 && c != 0x7f) << "byte " << int(c);
+  EXPECT_EQ(shown.find('\x1b'), std::string::npos);
+}

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <random>
 
+#include "runner/core/utf8.hpp"
+
 namespace a2a::core {
 
 std::string escape_bytes(std::string_view bytes, size_t max_len) {
@@ -29,6 +31,54 @@ std::string escape_bytes(std::string_view bytes, size_t max_len) {
           out += buf;
         }
     }
+  }
+  return out;
+}
+
+namespace {
+
+void append_hex(std::string& out, std::string_view bytes) {
+  constexpr char kHex[] = "0123456789abcdef";
+  for (unsigned char c : bytes) {
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 0x0f];
+  }
+}
+
+// One ASCII control or the backslash, the way `mode` shows it.
+void append_control(std::string& out, char c, TextMode mode) {
+  switch (c) {
+    case '\\': out += "\\\\"; break;
+    case '\r': out += "\\r"; break;
+    case '\n': out += mode == TextMode::kText ? "\n" : mode == TextMode::kWire ? "\\n\n" : "\\n"; break;
+    case '\t': out += mode == TextMode::kText ? "\t" : "\\t"; break;
+    default: append_hex(out, std::string_view(&c, 1));
+  }
+}
+
+}  // namespace
+
+bool escaped_code_point(char32_t cp) {
+  return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069) || (cp & 0xFFFE) == 0xFFFE;
+}
+
+std::string display_text(std::string_view bytes, TextMode mode) {
+  std::string out;
+  out.reserve(bytes.size() + bytes.size() / 8);
+  for (size_t i = 0; i < bytes.size();) {
+    char32_t cp = 0;
+    size_t n = decode_utf8(bytes, i, cp);
+    if (n == 0) {
+      append_hex(out, bytes.substr(i, 1));
+      ++i;
+      continue;
+    }
+    if (cp == '\\' || cp < 0x20) append_control(out, static_cast<char>(cp), mode);
+    else if (escaped_code_point(cp)) append_hex(out, bytes.substr(i, n));
+    else out.append(bytes.substr(i, n));
+    i += n;
   }
   return out;
 }

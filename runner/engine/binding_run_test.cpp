@@ -147,6 +147,28 @@ TEST(BindingRun, AFailureOnOneBindingFailsTheRun) {
   EXPECT_EQ(run.exit_code(), 1);
 }
 
+// An agent command that cannot start is found before any scenario: each is
+// SKIP with the cause, the run's diagnosis says it once with the command.
+TEST(BindingRun, AnAgentThatCannotStartIsDiagnosedBeforeAnyScenario) {
+  RunConfig c;
+  c.agent_command = "/nonexistent/a2a-agent --stdio";
+  c.agent_argv = {"/nonexistent/a2a-agent", "--stdio"};
+  auto a = test_with({op_step("get", "get_task", {{"id", "t-1"}})}, "stdio");
+  auto b = a;
+  b.id = "T-other";
+  auto run = run_all({&a, &b}, c);
+  ASSERT_EQ(run.scenarios.size(), 2u);
+  for (const auto& s : run.scenarios) {
+    EXPECT_EQ(s.outcome, result::Outcome::kSkip);
+    EXPECT_EQ(s.reason.rfind("not run: the agent cannot be started: '/nonexistent/a2a-agent'", 0), 0u) << s.reason;
+  }
+  EXPECT_NE(run.diagnosis.find("stdio: the agent cannot be started"), std::string::npos) << run.diagnosis;
+  EXPECT_NE(run.diagnosis.find("(command: /nonexistent/a2a-agent --stdio); 2 scenario(s) were not run"),
+            std::string::npos) << run.diagnosis;
+  EXPECT_EQ(run.exit_code(), 1);
+  EXPECT_FALSE(run.conformant());
+}
+
 // A payload that breaks a2a.proto fails the step although its expectation
 // holds, on both bindings, with the JSON path and the spec quote; unknown
 // members alone do not.

@@ -186,6 +186,9 @@ core::Expected<Discovery> choose_targets(const std::string& url, const core::Exp
   return d;
 }
 
+// A card is a few KiB; a larger one is refused, not parsed.
+constexpr size_t kMaxCardBytes = 4u << 20;
+
 core::Expected<Json> fetch_agent_card(const transport::Url& base, bool insecure_tls, core::Deadline deadline) {
   transport::Url u = agent_card_url(base);
   transport::HttpRequest req;
@@ -194,12 +197,16 @@ core::Expected<Json> fetch_agent_card(const transport::Url& base, bool insecure_
   req.headers = {{"Accept", "application/json"}};
   transport::HttpClientOptions o;
   o.insecure_tls = insecure_tls;
-  o.limits.max_body = 4u << 20;
+  o.limits.max_body = kMaxCardBytes;
   auto r = transport::http_fetch(u, req, deadline, o);
   std::string what = "GET " + u.str();
   if (!r) return core::fail(r.error().kind, what + " failed: " + r.error().message);
   if (r->status != 200)
     return core::fail(core::ErrorKind::kProtocol, what + " answered HTTP " + std::to_string(r->status));
+  // The cut body is not JSON; say why instead (the cap, not the agent's JSON).
+  if (r->truncated)
+    return core::fail(core::ErrorKind::kProtocol, what + ": agent card larger than the 4 MiB cap (its first " +
+                                                      std::to_string(r->body.size()) + " bytes were read)");
   Json card = jsonrpc::parse_json_or_discarded(r->body);
   if (card.is_discarded())
     return core::fail(core::ErrorKind::kParse, what + ": the body is not JSON (" +

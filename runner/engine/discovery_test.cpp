@@ -164,5 +164,17 @@ TEST(Discovery, NonJsonCardIsAnError) {
   EXPECT_NE(card.error().message.find("not JSON"), std::string::npos);
 }
 
+// A card over the 4 MiB cap is refused for its size, not called "not JSON".
+TEST(Discovery, CardOverTheCapSaysSo) {
+  testing::ScriptedAgent agent([](const std::shared_ptr<transport::HttpExchange>& ex) {
+    ex->reply(testing::json_reply(200, "{\"name\":\"" + std::string((4u << 20) + 10, 'x') + "\"}"));
+  });
+  auto card = fetch_agent_card(*transport::Url::parse(agent.url()), false, testing::soon(5000));
+  ASSERT_FALSE(card.ok());
+  EXPECT_NE(card.error().message.find("agent card larger than the 4 MiB cap"), std::string::npos)
+      << card.error().message;
+  EXPECT_EQ(card.error().message.find("not JSON"), std::string::npos) << card.error().message;
+}
+
 }  // namespace
 }  // namespace a2a::engine

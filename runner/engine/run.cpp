@@ -17,6 +17,8 @@
 #include "runner/engine/scenario_runner.hpp"
 #include "runner/engine/webhooks.hpp"
 #include "runner/scenario/selection.hpp"
+#include "runner/transport/startable.hpp"
+#include "runner/transport/stdio_process.hpp"
 
 namespace a2a::engine {
 
@@ -199,6 +201,26 @@ std::string diagnosis_text(const std::string& binding, const TargetHealth::Trip&
          std::to_string(not_run) + " scenario(s) on this binding were not run and are reported with this cause";
 }
 
+// A stdio agent or a client whose command cannot start at all (missing,
+// not executable, a #! interpreter that is not there): why, with the
+// command, or "". Checked once before the first scenario, so the run is
+// diagnosed in milliseconds instead of once per scenario (docs/runner.md
+// "A target that cannot be started").
+std::string cannot_start(const RunConfig& config) {
+  std::vector<std::string> argv = config.agent_argv;
+  std::string who = "the agent", command = config.agent_command;
+  if (!config.client_command.empty()) {
+    auto split = transport::StdioProcess::split_command(config.client_command);
+    argv = split ? *split : std::vector<std::string>{};
+    who = "the client";
+    command = config.client_command;
+  }
+  if (argv.empty()) return "";
+  std::string why = transport::start_problem(argv);
+  if (why.empty()) return "";
+  return who + " cannot be started: " + why + " (command: " + command + ")";
+}
+
 std::unique_ptr<WebhookReceiver> start_receiver(const std::vector<Item>& items) {
   bool needed = std::any_of(items.begin(), items.end(),
                             [](const Item& it) { return needs_webhooks(*it.test); });
@@ -228,6 +250,7 @@ struct RunState {
   ProgressFn progress;
   core::Deadline run_deadline = core::Deadline::never();
   TargetHealth health;
+  std::string cannot_start;  // why the target's command cannot start ("" = it can)
   std::atomic<size_t> next{0};
 
   std::mutex mu;  // everything below
@@ -257,6 +280,11 @@ result::ScenarioResult run_item(RunState& st, const Item& it, AgentSlot& slot) {
     r = describe(t, config, target);
     r.outcome = Outcome::kSkip;
     r.reason = why;
+  } else if (!st.cannot_start.empty()) {
+    // SKIP like a tripped target's scenarios: not run, so no claim either way.
+    r = describe(t, config, target);
+    r.outcome = Outcome::kSkip;
+    r.reason = "not run: " + st.cannot_start;
   } else if (trip) {
     r = describe(t, config, target);
     // SKIP, not the cause's outcome: a scenario that was not run makes no
@@ -303,6 +331,19 @@ void work(const std::shared_ptr<RunState>& sp) {
   st.changed.notify_all();
 }
 
+// A target whose command cannot start: nothing runs; each scenario is
+// reported with the one cause, without a progress line each, and the
+// diagnosis says it once (docs/runner.md "A target that cannot be started").
+void report_unstartable(RunState& st, result::RunResult& run) {
+  for (const auto& item : st.items) {
+    AgentSlot unused;
+    run.scenarios.push_back(run_item(st, item, unused));
+  }
+  std::string binding = st.items.empty() ? std::string("stdio") : st.items.front().target->key();
+  run.diagnosis = (st.config.client_command.empty() ? binding + ": " : std::string()) + st.cannot_start + "; " +
+                  std::to_string(st.items.size()) + " scenario(s) were not run and are reported with this cause";
+}
+
 }  // namespace
 
 result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const RunConfig& config,
@@ -321,6 +362,13 @@ result::RunResult run_all(const std::vector<const scenario::Test*>& tests, const
   const auto& bindings = st.bindings();
   for (const auto& b : bindings) run.bindings.push_back(b.key());
   st.items = expand(tests, bindings, st.config, &run);
+  st.cannot_start = cannot_start(config);
+  if (!st.cannot_start.empty()) {
+    report_unstartable(st, run);
+    run.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - t0).count();
+    return run;
+  }
   st.receiver = start_receiver(st.items);
   st.results.resize(st.items.size());
   if (config.run_timeout_ms > 0) st.run_deadline = core::Deadline::after(core::Millis(config.run_timeout_ms));

@@ -7,14 +7,14 @@
 #include <string>
 #include <string_view>
 
+#include "runner/core/utf8.hpp"
+
 namespace a2a::result {
 
 inline constexpr char32_t kReplacementChar = 0xFFFD;
 
-// Decodes one code point at `pos`. On success returns the number of bytes
-// (1-4) and sets `cp`; on an invalid, overlong, surrogate, out-of-range or
-// truncated sequence returns 0 (the caller treats the byte at `pos` alone).
-size_t decode_utf8(std::string_view s, size_t pos, char32_t& cp);
+// The strict decoder lives in core (the terminal escaper needs it too).
+using core::decode_utf8;
 
 bool valid_utf8(std::string_view s);
 

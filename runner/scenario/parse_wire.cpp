@@ -78,15 +78,39 @@ bool bytes_field(const MapReader& m, std::string_view key, const ParseContext& c
 
 namespace {
 
+std::string file_kind(std::filesystem::file_type t) {
+  using std::filesystem::file_type;
+  switch (t) {
+    case file_type::directory: return "a directory";
+    case file_type::fifo: return "a FIFO (named pipe)";
+    case file_type::character: return "a character device";
+    case file_type::block: return "a block device";
+    case file_type::socket: return "a socket";
+    default: return "of an unknown kind";
+  }
+}
+
 void read_fixture(const MapReader& f, const ParseContext& ctx, WireAction& w) {
   auto rel = f.string("file", true);
   if (!rel) return;
   const std::filesystem::path path = ctx.base_dir / *rel;
   std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) {
+  const auto st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) {
     f.diags().error(f.where("file"), "x-send-bytes file '" + *rel + "' not found (looked for " +
                     path.generic_string() + ")", core::ErrorKind::kNotFound);
+    return;
+  }
+  // Only a regular file is read: a FIFO or a device could block the loader
+  // or never end.
+  if (!std::filesystem::is_regular_file(st)) {
+    f.error("file", "x-send-bytes file '" + *rel + "' is " + file_kind(st.type()) +
+                        ", not a regular file (" + path.generic_string() + ")");
+    return;
+  }
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    f.error("file", "x-send-bytes file '" + *rel + "' cannot be read: " + ec.message());
     return;
   }
   if (size > static_cast<uint64_t>(kMaxSendBytes)) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "runner/transport/http_client.hpp"
@@ -98,6 +99,24 @@ TEST(HttpClient, DecodesAChunkedResponse) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->body, "abc0123456789");
   EXPECT_FALSE(r->truncated);
+}
+
+// A chunk whose size line alone passes the body cap fails at that line, in
+// well under the 5 s deadline, saying which cap: the peer sends nothing after.
+TEST(HttpClient, ChunkDeclaredOverTheBodyCapFailsAtOnce) {
+  ScriptedServer srv([](int, Peer& p) {
+    p.read_request();
+    p.send(std::string(kChunkedHead) + "3\r\nabc\r\n" + "1000001\r\nxy");  // 16 MiB + 1
+    p.wait_closed();
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = HttpClient(srv.url()).request(get(), soon());
+  auto took = std::chrono::steady_clock::now() - t0;
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kProtocol);
+  EXPECT_TRUE(contains(r.error().message, "chunk declared larger than the 16 MiB cap")) << r.error().message;
+  EXPECT_TRUE(contains(r.error().message, "16777217 bytes declared")) << r.error().message;
+  EXPECT_LT(took, std::chrono::seconds(2));
 }
 
 TEST(HttpClient, SkipsInterimResponsesAndReadsBodyUntilClose) {

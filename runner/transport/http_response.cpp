@@ -7,6 +7,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 #include "runner/core/escape.hpp"
@@ -23,6 +24,12 @@ constexpr size_t kScratch = 16 * 1024;
 // line or trailer in progress. Past it the peer is framing nothing.
 constexpr size_t kFramingSlack = 64 * 1024;
 constexpr size_t kShownBytes = 200;
+
+// "16 MiB" for a cap of whole MiB, else the bytes.
+std::string cap_text(size_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
 
 void set_head(const Parser& p, HttpResponse& r) {
   const auto& msg = p.get();
@@ -50,6 +57,21 @@ struct Reader {
   size_t body_bytes = 0;
   bool have_head = false;
   bool stopped = false;  // on_head / on_data said stop, or max_body was reached
+  // A chunk whose declared size alone passes max_body fails at its size line:
+  // waiting for its bytes would only wait out the deadline (or read 16 MiB).
+  std::optional<std::uint64_t> oversized_chunk{};
+  std::function<void(std::uint64_t, boost::beast::string_view, boost::system::error_code&)> on_chunk =
+      [this](std::uint64_t size, boost::beast::string_view, boost::system::error_code& ec) {
+        if (size <= impl.options.limits.max_body) return;
+        oversized_chunk = size;
+        ec = http::error::body_limit;
+      };
+
+  // A fresh parser (at the start, and after an interim 1xx response).
+  void reset() {
+    reset_parser(parser, spec, impl.options.limits.max_header);
+    parser->on_chunk_header(on_chunk);
+  }
 
   bool deliver(std::string_view bytes) {
     size_t max_body = impl.options.limits.max_body;
@@ -100,6 +122,11 @@ struct Reader {
   }
 
   core::Error parse_error(const boost::system::error_code& ec, size_t received) const {
+    if (oversized_chunk)
+      return core::Error{core::ErrorKind::kProtocol,
+                         "chunk declared larger than the " + cap_text(impl.options.limits.max_body) +
+                             " cap on a response body (" + std::to_string(*oversized_chunk) + " bytes declared, " +
+                             impl.peer() + ")", {}};
     if (ec == http::error::header_limit)
       return core::Error{core::ErrorKind::kProtocol, "response header above max_header (" +
                                               std::to_string(impl.options.limits.max_header) + " bytes)", {}};
@@ -122,7 +149,7 @@ core::Expected<ReadOutcome> HttpConnection::read_response(const ReadSpec& spec, 
                                                             size_t& received) {
   received = 0;
   Reader rd{*this, spec, {}, {}};
-  reset_parser(rd.parser, spec, options.limits.max_header);
+  rd.reset();
   for (;;) {
     if (inbuf.size() > 0) {
       error_code ec;
@@ -141,7 +168,7 @@ core::Expected<ReadOutcome> HttpConnection::read_response(const ReadSpec& spec, 
           break;
         }
         if (restart) {
-          reset_parser(rd.parser, spec, options.limits.max_header);
+          rd.reset();
           continue;
         }
       }

@@ -80,12 +80,30 @@ TEST(BrokenTarget, AnAgentThatNeverHandshakesIsDiagnosedAfterTwoWaits) {
 }
 
 TEST(BrokenTarget, AnAgentThatCannotStartIsOneDiagnosis) {
-  // ERROR outcomes: the harness could not run them (exit 2), but one diagnosis, not one block each.
-  auto b = run_broken({"--agent", "/nonexistent/agent --stdio"}, "no-start", 2);
+  // Found before the first scenario (docs/runner.md "A target that cannot be
+  // started"): nothing is started, every scenario is SKIP with the cause, the
+  // diagnosis names the command once, and the run exits 1 (not conformant).
+  auto b = run_broken({"--agent", "/nonexistent/agent --stdio"}, "no-start", 1);
   ASSERT_TRUE(b.report.is_object());
-  EXPECT_NE(b.report.value("diagnosis", "").find("the agent could not be started"), std::string::npos)
-      << b.report.value("diagnosis", "");
-  EXPECT_LE(waited(b.report), 1);
+  std::string diagnosis = b.report.value("diagnosis", "");
+  EXPECT_NE(diagnosis.find("stdio: the agent cannot be started: '/nonexistent/agent'"), std::string::npos) << diagnosis;
+  EXPECT_NE(diagnosis.find("(command: /nonexistent/agent --stdio)"), std::string::npos) << diagnosis;
+  EXPECT_EQ(waited(b.report), 0);
+  // Every scenario is SKIP: "not run", or skipped for its own reason first
+  // (a behaviour or capability the target does not declare).
+  int not_run = 0;
+  for (const auto& s : b.report["scenarios"]) {
+    EXPECT_EQ(s["outcome"], "SKIP") << s.dump();
+    not_run += s.value("reason", "").rfind("not run: the agent cannot be started", 0) == 0;
+  }
+  EXPECT_GT(not_run, 50);
+  // One diagnosis on the console, no block per scenario.
+  size_t mentions = 0;
+  for (size_t at = b.console.find("/nonexistent/agent"); at != std::string::npos;
+       at = b.console.find("/nonexistent/agent", at + 1))
+    ++mentions;
+  EXPECT_LE(mentions, 4u) << b.console.substr(0, 3000);  // header, diagnosis (twice), "tested:"
+  EXPECT_EQ(b.console.find("ERROR  "), std::string::npos) << b.console.substr(0, 3000);
 }
 
 TEST(BrokenTarget, AUrlThatRefusesConnectionsIsDiagnosed) {
