@@ -21,7 +21,7 @@ using Json = nlohmann::json;
 
 namespace {
 
-constexpr size_t kMaxBundleJson = 256u << 20;  // one report or transcript file
+constexpr size_t kMaxBundleJson = 64u << 20;  // one report or transcript file (a transcript keeps at most 4 MiB of bytes)
 
 core::Expected<Json> read_bundle_json(const fs::path& dir, const std::string& rel) {
   if (auto why = bundle::bad_path(rel); !why.empty())
@@ -29,7 +29,7 @@ core::Expected<Json> read_bundle_json(const fs::path& dir, const std::string& re
   std::error_code ec;
   auto size = fs::file_size(dir / rel, ec);
   if (ec) return core::fail(core::ErrorKind::kNotFound, rel + ": " + ec.message());
-  if (size > kMaxBundleJson) return core::fail(core::ErrorKind::kSchema, rel + ": larger than 256 MiB");
+  if (size > kMaxBundleJson) return core::fail(core::ErrorKind::kSchema, rel + ": larger than 64 MiB");
   std::ifstream in(dir / rel, std::ios::binary);
   auto j = Json::parse(in, nullptr, false);
   if (j.is_discarded()) return core::fail(core::ErrorKind::kParse, rel + ": not valid JSON");
