@@ -125,4 +125,66 @@ TEST(VerifyCommand, RegradeRefusesAManifestThatIsNotOursOrLeavesTheBundle) {
   EXPECT_NE(r.err.find("a '..' segment"), std::string::npos) << r.err;
 }
 
+// A hand-made stdio bundle: one suite of one test, the p46 profile, and a
+// report whose scenarios are given.
+fs::path regrade_bundle(const std::string& name, const Json& scenarios) {
+  auto d = fresh_dir(name);
+  put(d / "inputs/suites/tiny.acts.yaml", R"(acts_version: "1.0"
+spec_version: "1.0"
+suites:
+  - id: tiny
+    name: tiny
+    tests:
+      - id: TINY-001
+        name: get a task
+        level: may
+        steps:
+          - id: get
+            operation: get_task
+            params: {id: t-1}
+)");
+  std::ifstream profile(fs::path(A2A_SOURCE_DIR) / "suites/profiles/p46.yaml");
+  put(d / "inputs/profile.yaml", std::string(std::istreambuf_iterator<char>(profile), {}));
+  Json manifest = {{"schema", "a2a-conform-bundle"}, {"schema_version", 1}, {"role", "agent"},
+                   {"targets", {{{"key", "stdio"}, {"binding", "stdio"}}}},
+                   {"options", {{"behaviors", "acts"}}},
+                   {"inputs", {{"suites", {{{"path", "inputs/suites/tiny.acts.yaml"}}}},
+                               {"profile", {{"path", "inputs/profile.yaml"}}}}},
+                   {"transcripts", Json::array()}};
+  put(d / "manifest.json", manifest.dump());
+  put(d / "reports/report.json",
+      Json{{"schema", "a2a-conform-result"}, {"schema_version", 2}, {"scenarios", scenarios}}.dump());
+  EXPECT_TRUE(a2a::bundle::write_sums(d).ok());
+  return d;
+}
+
+TEST(VerifyCommand, RegradeSetsAsideWhatEndedOnTheWireAndFlagsAnUnrecordedCall) {
+  Json handshake_failed = {{"id", "TINY-001"}, {"binding", "stdio"}, {"outcome", "FAIL"}, {"level", "may"},
+                           {"steps", {{{"id", "handshake"}, {"outcome", "FAIL"}}}}};
+  auto d = regrade_bundle("regrade-handshake", Json::array({handshake_failed}));
+  auto r = conform({"verify", "--regrade", d.string()});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("1 scenario(s): the stdio handshake did not pass"), std::string::npos) << r.out;
+
+  // A PASS whose call is not in the transcripts: the replay cannot answer,
+  // so the re-derived verdict is an ERROR, never a pass.
+  Json passed = {{"id", "TINY-001"}, {"binding", "stdio"}, {"outcome", "PASS"}, {"level", "may"}};
+  Json unknown = {{"id", "TINY-404"}, {"binding", "stdio"}, {"outcome", "PASS"}, {"level", "may"}};
+  d = regrade_bundle("regrade-unrecorded", Json::array({passed, unknown}));
+  r = conform({"verify", "--regrade", d.string()});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("NOT REPRODUCED  TINY-001  [stdio]  recorded PASS, re-derived ERROR: replay mismatch: get_task"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NOT REPRODUCED  TINY-404  [stdio]  recorded PASS: the recorded suite has no such scenario"),
+            std::string::npos) << r.out;
+}
+
+TEST(BundleDir, SeveralTargetsAreRefusedWithBundle) {
+  auto root = fresh_dir("several");
+  auto r = conform({"run", "--agent", "/bin/true", "--agent", "/bin/false", "--bundle", (root / "b").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("run each target on its own"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(root / "b"));
+}
+
 }  // namespace bundle_command_test

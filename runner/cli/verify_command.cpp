@@ -173,6 +173,17 @@ void regrade_one(const result::ScenarioResult& was, const Recorded& rec, binding
     ++tally.not_derived["not run (the run's diagnosis of a broken target)"];
     return;
   }
+  // The process and the stdio handshake are on the wire, not the binding
+  // layer: a scenario that ended there made no call to replay.
+  if (was.reason.starts_with("could not start the agent")) {
+    ++tally.not_derived["the agent did not start (on the wire, not replayed)"];
+    return;
+  }
+  for (const auto& st : was.steps)
+    if (st.id == "handshake" && st.outcome != result::Outcome::kPass) {
+      ++tally.not_derived["the stdio handshake did not pass (on the wire, not replayed)"];
+      return;
+    }
   const engine::BindingTarget* tp = target->second.binding == "stdio" ? nullptr : &target->second;
   result::ScenarioResult now;
   if (auto why = engine::skip_reason(*t, rec.config, tp); !why.empty()) {
@@ -207,12 +218,12 @@ void regrade_one(const result::ScenarioResult& was, const Recorded& rec, binding
 int regrade(const fs::path& dir) {
   auto rec = load_recorded(dir);
   if (!rec) {
-    std::cerr << "a2a-conform verify --regrade: " << rec.error().str() << "\n";
+    std::cerr << "a2a-conform verify --regrade: " << rec.error().message << "\n";
     return kExitUsage;
   }
   auto book = load_book(dir, rec->manifest);
   if (!book) {
-    std::cerr << "a2a-conform verify --regrade: " << book.error().str() << "\n";
+    std::cerr << "a2a-conform verify --regrade: " << book.error().message << "\n";
     return kExitUsage;
   }
   for (const auto& [key, target] : rec->targets) {
