@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "runner/cli/bundle.hpp"
 #include "runner/cli/options.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/engine/binding_registry.hpp"
@@ -121,6 +122,12 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--markdown", o.markdown_path, "Markdown summary for $GITHUB_STEP_SUMMARY, a pull-request comment or "
                   "a README: the verdict, counts by level and the requirement x binding support matrix, failing rows "
                   "first (several targets: one section per target)");
+  run->add_option("--bundle", o.bundle_dir, "Write a certification bundle into this directory (new or empty): every "
+                  "report, the wire transcripts and recorded calls of each scenario, the agent card, the suite files, "
+                  "profile and behaviours used, manifest.json (tool version and commit, command line, environment, "
+                  "times, hashes) and SHA256SUMS. `a2a-conform verify DIR` checks it (docs/bundle.md)");
+  run->add_flag("--bundle-overwrite", o.bundle_overwrite, "With --bundle: replace an earlier bundle in DIR (a "
+                "non-empty directory that holds no bundle is always refused)");
   run->add_option("--acts-report-dir", o.acts_dir, "Directory for the ACTS-format report (ACTS §13; several targets: "
                   "in targets/N-NAME/ under it)");
   run->add_flag("--allow-unquoted", o.allow_unquoted, "With --check: accept must/should tests without x-requirement");
@@ -225,7 +232,8 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform list --level must                          list the selected scenarios\n"
       "  a2a-conform run --agent ./a --shard 2/3 --json s2.json   one of 3 shards (a CI matrix job)\n"
       "  a2a-conform merge s1.json s2.json s3.json --report-dir out   the shards as one run's reports\n"
-      "  a2a-conform diff last-release.json report.json --markdown diff.md   what regressed since a run\n\n"
+      "  a2a-conform diff last-release.json report.json --markdown diff.md   what regressed since a run\n"
+      "  a2a-conform run --agent ./a --bundle cert/ && a2a-conform verify --regrade cert/   a certification bundle\n\n"
       "Exit codes: 0 conformant, 1 conformance failures (FAIL, TIMEOUT, XPASS) or a target that could not be\n"
       "tested (its command cannot start, or it failed to start, handshake or connect: the DIAGNOSIS line),\n"
       "2 usage or harness error,\n"
@@ -297,6 +305,19 @@ int main_with_args(int argc, char** argv) {
   diff->add_option("new", diff_new, "NEW: the report.json of the run under review")->required();
   diff->add_option("--markdown", o.markdown_path, "Also write the diff as GitHub-flavoured Markdown (a PR comment, a job summary)");
   diff->add_option("--json", o.json_path, "Also write the diff as JSON (schema a2a-conform-diff)");
+  std::string verify_dir;
+  bool regrade = false;
+  auto* verify = app.add_subcommand(
+      "verify",
+      "Check a certification bundle (run --bundle DIR; docs/bundle.md): every file's SHA-256 against its\n"
+      "SHA256SUMS, and no file missing or added. Each changed, missing or extra file is named.\n"
+      "--regrade then re-derives every verdict from the recorded calls with the recorded suite, through the\n"
+      "replay binding, and lists each verdict that is not reproduced.\n"
+      "Exit codes: 0 intact (and, with --regrade, every verdict reproduced), 1 a file changed, missing or\n"
+      "added (or a verdict not reproduced), 2 not a bundle or a usage error.\n"
+      "  a2a-conform run --agent ./my-agent --bundle cert/ && a2a-conform verify --regrade cert/");
+  verify->add_option("dir", verify_dir, "The bundle's directory")->required();
+  verify->add_flag("--regrade", regrade, "Also re-derive every verdict from the recorded transcripts (replay binding)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -313,6 +334,7 @@ int main_with_args(int argc, char** argv) {
   if (*list) return cmd_list(o);
   if (*merge) return cmd_merge(o, merge_files, command_line);
   if (*diff) return cmd_diff(o, diff_old, diff_new);
+  if (*verify) return cmd_verify(verify_dir, regrade);
   o.client_run = client->parsed();
   collect_targets(client->parsed() ? client : run, o);
   return cmd_run(o, command_line);

@@ -61,6 +61,10 @@ struct Options {
   // --markdown: run / client / merge: the summary (reports/markdown.hpp);
   // requirements: the table; diff: the diff.
   std::string markdown_path;
+  // run --bundle DIR: the certification bundle (docs/bundle.md);
+  // --bundle-overwrite replaces an earlier bundle in DIR.
+  std::string bundle_dir;
+  bool bundle_overwrite = false;
   bool quiet = false;
   std::string color = "auto";
   std::string client_cmd;    // `client --cmd`: the client under test

@@ -10,6 +10,9 @@
 #include <memory>
 
 #include "reports/console.hpp"
+#include "runner/bundle/environment.hpp"
+#include "runner/cli/bundle.hpp"
+#include "runner/engine/call_log.hpp"
 #include "runner/engine/binding_registry.hpp"
 #include "runner/engine/discovery.hpp"
 #include "runner/engine/run.hpp"
@@ -149,6 +152,8 @@ bool configure(const Options& o, engine::RunConfig& cfg) {
 
 namespace {
 
+}  // namespace
+
 // --var: a document-level variable for every test, over the file's own
 // value (what a user passes is what the official files leave to the runner,
 // e.g. ACTS's {{insufficientAuthToken}}).
@@ -165,6 +170,8 @@ void apply_vars(const std::vector<std::string>& vars, std::vector<scenario::Docu
         }
   }
 }
+
+namespace {
 
 bool check_target(const Options& o, bool client) {
   if (!client && in_process_binding(o)) {
@@ -274,6 +281,7 @@ int execute(const Options& o, const engine::RunConfig& cfg, const SelectedTests&
   auto who = describe_target(o, cfg);
   console.on_target(who.role, who.profile, who.target);
   std::cout << core::terminal_text(log);
+  std::string started_at = bundle::utc_now();
   auto run = run_target(o, cfg, tests, console);
   stamp_shard(run, sel);
   if (auto w = write_reports(o, run); !w) {
@@ -282,6 +290,15 @@ int execute(const Options& o, const engine::RunConfig& cfg, const SelectedTests&
     return kExitUsage;
   }
   console.finish(run);
+  if (!o.bundle_dir.empty()) {
+    auto digest = write_bundle(BundleRun{o, cfg, sel, run, started_at, bundle::utc_now()});
+    if (!digest) {
+      std::cerr << "a2a-conform: writing the bundle failed: " << core::terminal_text(digest.error().message) << "\n";
+      return kExitUsage;
+    }
+    std::cout << "bundle: " << core::terminal_line(o.bundle_dir) << " (sha256 of its SHA256SUMS: " << *digest
+              << "; check it with a2a-conform verify " << o.bundle_dir << ")\n";
+  }
   return run.exit_code();
 }
 
@@ -289,12 +306,22 @@ int execute(const Options& o, const engine::RunConfig& cfg, const SelectedTests&
 
 int cmd_run(const Options& o_in, const std::string& command_line) {
   if (o_in.check_only) return cmd_check(o_in);
+  if (!o_in.bundle_dir.empty() && (o_in.targets.size() > 1 || o_in.client_run)) {
+    std::cerr << "a2a-conform: --bundle records one agent target of `run` (several targets, or `client`, are not "
+                 "bundled yet: run each target on its own with its own --bundle DIR)\n";
+    return kExitUsage;
+  }
+  if (auto why = check_bundle_dir(o_in); !why.empty()) {
+    std::cerr << "a2a-conform run: " << core::terminal_text(why) << "\n";
+    return kExitUsage;
+  }
   if (o_in.targets.size() > 1) return cmd_run_targets(o_in, command_line);
   Options o = with_target(o_in, o_in.targets.empty() ? TargetSpec{} : o_in.targets.front());
   bool client = o.client_run || !o.client_cmd.empty();
   if (!check_target(o, client)) return kExitUsage;
   engine::RunConfig cfg;
   cfg.command_line = command_line;
+  if (!o.bundle_dir.empty()) cfg.call_log = std::make_shared<engine::CallLog>();
   if (!configure(o, cfg)) return kExitUsage;
   auto sel = load_selection(o, client);
   if (!sel) return kExitUsage;

@@ -45,6 +45,8 @@ struct SelectedTests {
 void stamp_shard(result::RunResult& run, const SelectedTests& sel);
 
 reports::ConsoleOptions console_options(const Options& o);
+// --var NAME=VALUE over every test's variables (run, and verify --regrade with the recorded ones).
+void apply_vars(const std::vector<std::string>& vars, std::vector<scenario::Document>& docs);
 // The shared parts of every target's configuration (profile, known
 // failures, jobs, ...): false after printing why (a usage error).
 bool configure(const Options& o, engine::RunConfig& cfg);

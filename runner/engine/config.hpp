@@ -18,6 +18,7 @@
 namespace a2a::engine {
 
 struct BindingState;
+class CallLog;
 
 struct KnownFailure {
   std::string id;      // test id or glob
@@ -83,6 +84,9 @@ struct RunConfig {
   std::vector<KnownFailure> known_failures;
   std::optional<nlohmann::json> agent_card;  // for ACTS preconditions (probed, or the discovered card)
   std::string probe_failure;               // stdio: why the card probe could not talk to the agent ("" = it could)
+  // run --bundle: every abstract operation's request and answer is recorded
+  // here (call_log.hpp); null otherwise.
+  std::shared_ptr<CallLog> call_log;
   std::string tool_version = "0.1.0";
   std::string command_line;
 };

@@ -1,6 +1,8 @@
 #include "runner/engine/operations.hpp"
 
 #include "runner/engine/binding_registry.hpp"
+#include "runner/engine/call_log.hpp"
+#include "runner/engine/session.hpp"
 
 namespace a2a::engine {
 
@@ -13,7 +15,13 @@ std::string operation_binding_key(const Session& s) { return s.target ? s.target
 OpResult call_operation(Session& s, const std::string& operation, const Json& params,
                         core::Deadline deadline) {
   std::string key = operation_binding_key(s);
-  if (const auto* b = find_binding(key); b && b->call) return b->call(s, operation, params, deadline);
+  if (const auto* b = find_binding(key); b && b->call) {
+    OpResult r = b->call(s, operation, params, deadline);
+    // run --bundle: the binding layer's record, which verify --regrade replays.
+    if (s.config && s.config->call_log && s.test && !s.test->id.empty())
+      s.config->call_log->add(s.test->id, key, RecordedCall{operation, params, op_result_to_json(r)});
+    return r;
+  }
   OpResult r;
   r.binding = key;
   r.problem = "this build has no " + key + " binding (registered: ";

@@ -68,6 +68,10 @@ TEST(TerminalOutput, EveryCommandEscapesControlBytesFromItsInput) {
   const std::string agent = (dir / ("agent-" + kNasty)).string();
   const std::string out = (dir / "out").string();
   const std::string report = out + "/report.json";
+  // A bundle whose SHA256SUMS names a file that is not there (verify lists it).
+  const fs::path bundle = dir / "bundle";
+  ASSERT_TRUE(fs::create_directories(bundle));
+  write(bundle / "SHA256SUMS", std::string(64, '0') + "  lost-" + kNasty + "\n");
 
   // In order: `run` writes the report that `merge` and `diff` read back.
   std::vector<Row> rows = {
@@ -80,6 +84,7 @@ TEST(TerminalOutput, EveryCommandEscapesControlBytesFromItsInput) {
       {"run-loopback", {"run", "--binding", "loopback", doc}, "T-\\x1b[2J"},
       {"merge", {"merge", report}, "agent-\\x1b[2J"},
       {"diff", {"diff", report, report}, "escape-\\x1b[2J"},
+      {"verify", {"verify", bundle.string()}, "lost-\\x1b[2J"},
       {"client", {"client", "--cmd", agent + " {target}"}, "agent-\\x1b[2J"},
       {"cli-bad-value", {"run", "--color", kNasty, "--agent", "x", doc}, "\\x1b[2J"},
       {"cli-bad-option", {"list", "--" + kNasty}, "\\x1b[2J"},
