@@ -305,8 +305,7 @@ void parse_ws(const MapReader& m, const ParseContext& ctx, WireAction& w) {
   }
   if (action == "expect_pong") {
     if (auto s = spec_map(x, action, kWsPongKeys)) {
-      std::string ignored;
-      if (s->has("payload")) bytes_field(*s, "payload", ctx, ignored);
+      if (s->has("payload")) w.has_bytes = bytes_field(*s, "payload", ctx, w.bytes);  // escapes decoded
     }
     return;
   }

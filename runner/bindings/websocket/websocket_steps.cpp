@@ -401,15 +401,15 @@ StepOutcome expect_silence(Session& s, const Json& raw) {
                            "no frame", show(*f));
 }
 
-StepOutcome expect_pong(Session& s, const Json& v) {
+StepOutcome expect_pong(Session& s, const scenario::WireAction& w, const Json& v) {
   StepOutcome o;
   auto* c = conn_or_fail(s, o);
   if (!c) return o;
   auto p = c->take_pong(s.step_deadline(within(v)));
   if (!p) return not_arrived(s, *c, "no pong arrived");
   record(s, transport::Direction::kFromPeer, "pong", *p);
-  if (v.contains("payload") && Json(*p) != v["payload"])
-    return StepOutcome::fail("the pong's payload is not the ping's (RFC 6455 §5.5.3)", match::compact(v["payload"]),
+  if (w.has_bytes && *p != w.bytes)
+    return StepOutcome::fail("the pong's payload is not the ping's (RFC 6455 §5.5.3)", core::escape_bytes(w.bytes, 200),
                              core::escape_bytes(*p, 200));
   return StepOutcome::pass();
 }
@@ -458,7 +458,7 @@ engine::StepOutcome websocket_step(engine::Session& s, const scenario::WireActio
   if (action == "expect_frame") return expect_frame(s, v, step_id, consume);
   if (action == "expect_stream") return expect_stream(s, v);
   if (action == "expect_silence") return expect_silence(s, v);
-  if (action == "expect_pong") return expect_pong(s, v);
+  if (action == "expect_pong") return expect_pong(s, w, v);
   if (action == "expect_close") return expect_close(s, v, step_id);
   return StepOutcome::error("unknown x-ws action '" + action + "'");
 }
