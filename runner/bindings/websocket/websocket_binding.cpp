@@ -33,9 +33,9 @@ constexpr size_t kMaxFinished = 256;
 constexpr int kLateGraceMs = 250;
 
 // One connection per scenario (websocket_state.hpp), opened at the first operation.
-transport::WsConnection* connection(Session& s, core::Deadline d, OpResult& r) {
+std::shared_ptr<transport::WsConnection> connection(Session& s, core::Deadline d, OpResult& r) {
   std::string why;
-  auto* c = wsb::connection(s, d, why);
+  auto c = wsb::connection(s, d, why);
   if (c) return c;
   r.status = OpResult::Status::kNoResponse;
   r.deadline_hit = s.deadline.expired();
@@ -195,7 +195,7 @@ OpResult ws_call(Session& s, const std::string& operation, const Json& params, c
     r.problem = "operation " + operation + " has no WebSocket (JSON-RPC) method";
     return r;
   }
-  auto* c = connection(s, d, r);
+  auto c = connection(s, d, r);
   if (!c) return r;
   Json id = s.fresh_id();
   r.request_id = id;

@@ -21,7 +21,7 @@ std::vector<std::pair<std::string, std::string>> default_headers(const engine::S
   return h;
 }
 
-transport::WsConnection* connection(engine::Session& s, core::Deadline d, std::string& why) {
+std::shared_ptr<transport::WsConnection> connection(engine::Session& s, core::Deadline d, std::string& why) {
   auto st = state_of(s);
   std::lock_guard<std::mutex> lk(st->mu);
   if (!st->conn && st->failed.empty()) {
@@ -29,14 +29,14 @@ transport::WsConnection* connection(engine::Session& s, core::Deadline d, std::s
     o.headers = default_headers(s);
     if (s.transcript) s.transcript->note("WebSocket upgrade to " + s.target->url + " (A2A-Version " + s.a2a_version() + ")");
     auto c = transport::WsConnection::connect(s.target->url, std::move(o), d);
-    if (c) st->conn = std::move(*c);
+    if (c) st->conn = std::shared_ptr<transport::WsConnection>(std::move(*c));
     else st->failed = c.error().message;
   }
   if (!st->failed.empty()) {
     why = st->failed;
     return nullptr;
   }
-  return st->conn.get();
+  return st->conn;
 }
 
 }  // namespace a2a::bindings::wsb

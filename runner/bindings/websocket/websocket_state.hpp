@@ -21,7 +21,9 @@ namespace a2a::bindings::wsb {
 
 struct WsState : engine::BindingState {
   std::mutex mu;
-  std::unique_ptr<transport::WsConnection> conn;
+  // Shared: a step holds its own reference, so an x-ws upgrade (which
+  // replaces it) in one x-concurrent branch cannot pull it from under another.
+  std::shared_ptr<transport::WsConnection> conn;
   std::string failed;  // why the connection could not be opened (it is not retried)
   // Ids of requests already answered (the last kMaxFinished): a frame with
   // one of them is a late frame, after the request's final frame.
@@ -38,7 +40,8 @@ std::shared_ptr<WsState> state_of(engine::Session& s);
 std::vector<std::pair<std::string, std::string>> default_headers(const engine::Session& s);
 
 // The scenario's connection, opened at its first use with default_headers();
-// nullptr when it cannot be opened (`why` says why; not retried).
-transport::WsConnection* connection(engine::Session& s, core::Deadline d, std::string& why);
+// nullptr when it cannot be opened (`why` says why; not retried). An x-ws
+// upgrade replaces it; a step keeps using the one it got.
+std::shared_ptr<transport::WsConnection> connection(engine::Session& s, core::Deadline d, std::string& why);
 
 }  // namespace a2a::bindings::wsb

@@ -49,9 +49,9 @@ std::string show(const WsFrame& f) {
 }
 
 // Fails when the connection cannot be had; the step then fails with why.
-WsConnection* conn_or_fail(Session& s, StepOutcome& o) {
+std::shared_ptr<WsConnection> conn_or_fail(Session& s, StepOutcome& o) {
   std::string why;
-  auto* c = wsb::connection(s, s.step_deadline(), why);
+  auto c = wsb::connection(s, s.step_deadline(), why);
   if (!c) o = StepOutcome::fail("could not open the WebSocket connection: " + why);
   return c;
 }
@@ -119,7 +119,7 @@ StepOutcome upgrade(Session& s, const Json& spec, const std::string& step_id) {
     result["status"] = 101;
     if (spec.contains("probe")) result["answer"] = probe(s, **c, spec["probe"]);
     std::lock_guard lk(st->mu);
-    st->conn = std::move(*c);
+    st->conn = std::shared_ptr<WsConnection>(std::move(*c));
     st->failed.clear();
   } else if (refusal.status != 0) {
     result["status"] = refusal.status;
@@ -172,7 +172,7 @@ StepOutcome sent(Session& s, WsConnection& c, const core::Expected<void>& r, siz
 
 StepOutcome send(Session& s, const scenario::WireAction& w, const Json& spec) {
   StepOutcome o;
-  auto* c = conn_or_fail(s, o);
+  auto c = conn_or_fail(s, o);
   if (!c) return o;
   auto d = s.step_deadline();
   std::string form = spec.begin().key();
@@ -203,7 +203,7 @@ StepOutcome request(Session& s, const Json& raw, const std::string& step_id) {
   auto v = s.interpolate(raw);
   if (!v) return StepOutcome::error("x-ws request: " + v.error().message);
   StepOutcome o;
-  auto* c = conn_or_fail(s, o);
+  auto c = conn_or_fail(s, o);
   if (!c) return o;
   int count = v->value("count", 1);
   bool notification = v->contains("id") && (*v)["id"] == "none";
@@ -274,7 +274,7 @@ StepOutcome expect_response(Session& s, const Json& raw, const std::string& step
   auto v = s.interpolate(raw);
   if (!v) return StepOutcome::error("x-ws expect_response: " + v.error().message);
   StepOutcome o;
-  auto* c = conn_or_fail(s, o);
+  auto c = conn_or_fail(s, o);
   if (!c) return o;
   std::string what = v->contains("id") ? "response with id " + match::compact((*v)["id"]) : "response";
   return judge_and_take(
@@ -294,7 +294,7 @@ StepOutcome expect_frame(Session& s, const Json& raw, const std::string& step_id
   auto v = s.interpolate(raw.is_object() ? raw : Json::object());
   if (!v) return StepOutcome::error("x-ws expect_frame: " + v.error().message);
   StepOutcome o;
-  auto* c = conn_or_fail(s, o);
+  auto c = conn_or_fail(s, o);
   if (!c) return o;
   return judge_and_take(
       s, *c, [](const WsFrame&) { return true; }, s.step_deadline(within(*v)), "frame", step_id,
@@ -337,7 +337,7 @@ StepOutcome expect_stream(Session& s, const Json& raw) {
   auto v = s.interpolate(raw);
   if (!v) return StepOutcome::error("x-ws expect_stream: " + v.error().message);
   StepOutcome o;
-  auto* c = conn_or_fail(s, o);
+  auto c = conn_or_fail(s, o);
   if (!c) return o;
   Json id = v->value("id", Json());
   bool terminal = v->value("end", "complete") == "terminal";
@@ -382,9 +382,12 @@ StepOutcome expect_silence(Session& s, const Json& raw) {
   auto v = s.interpolate(raw);
   if (!v) return StepOutcome::error("x-ws expect_silence: " + v.error().message);
   StepOutcome o;
-  auto* c = conn_or_fail(s, o);
+  auto c = conn_or_fail(s, o);
   if (!c) return o;
   int ms = v->value("ms", 500);
+  // A window that proves a negative is never shortened by --timeout-scale
+  // below 1 (as x-expect-webhook count 0, docs/scenario-format.md).
+  core::Millis window = std::max(core::Millis(ms), s.scaled(ms));
   bool skip_completion = v->value("ignore_completion", false);
   auto f = c->peek(
       [&](const WsFrame& fr) {
@@ -393,7 +396,7 @@ StepOutcome expect_silence(Session& s, const Json& raw) {
           return false;
         return !(skip_completion && j.is_object() && is_completion(j.value("result", Json())));
       },
-      core::Deadline::after(s.scaled(ms)).min(s.deadline));
+      core::Deadline::after(window).min(s.deadline));
   if (!f) return StepOutcome::pass();
   record(s, transport::Direction::kFromPeer, f->text ? "" : "binary", f->payload);
   return StepOutcome::fail("a frame came during " + std::to_string(ms) + " ms of expected silence" +
@@ -403,7 +406,7 @@ StepOutcome expect_silence(Session& s, const Json& raw) {
 
 StepOutcome expect_pong(Session& s, const scenario::WireAction& w, const Json& v) {
   StepOutcome o;
-  auto* c = conn_or_fail(s, o);
+  auto c = conn_or_fail(s, o);
   if (!c) return o;
   auto p = c->take_pong(s.step_deadline(within(v)));
   if (!p) return not_arrived(s, *c, "no pong arrived");
@@ -418,7 +421,7 @@ StepOutcome expect_close(Session& s, const Json& raw, const std::string& step_id
   auto v = s.interpolate(raw.is_object() ? raw : Json::object());
   if (!v) return StepOutcome::error("x-ws expect_close: " + v.error().message);
   StepOutcome o;
-  auto* c = conn_or_fail(s, o);
+  auto c = conn_or_fail(s, o);
   if (!c) return o;
   if (!c->wait_closed(s.step_deadline(within(*v))))
     return StepOutcome::fail("the connection is still open", "the agent ends the connection", "open");
