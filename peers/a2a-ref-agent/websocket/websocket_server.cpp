@@ -337,7 +337,7 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
         }
         return !closed_;
       case ws::Opcode::kPing: {  // §5.5.3: a pong with the ping's payload
-        if (closing_) return true;
+        if (closing_ || !svc_.policy.answer_control) return true;
         // Counted with the answers: pings from a client that does not read are bounded too.
         size_t n = m.payload.size() + 2;
         queued_bytes_ += n;
@@ -352,6 +352,10 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
         return true;
       case ws::Opcode::kClose: {
         if (closing_) {  // the answer to our close: the handshake is done
+          finish();
+          return false;
+        }
+        if (!svc_.policy.answer_control) {  // the fault: the TCP connection ends, no close frame
           finish();
           return false;
         }
