@@ -286,6 +286,9 @@ constexpr std::array<FaultInfo, static_cast<size_t>(Fault::kCount)> kFaults{{
      "docs/websocket.md, §13.3: the upgrade's credentials authenticate every request of the connection"},
     {F::kWsNoSizeLimit, "ws-no-size-limit", "WebSocket: messages up to 64 MiB are read and served (limit 4 MiB)",
      "R139/R102 (suite limit), docs/websocket.md: a message above 4 MiB closes the connection (1009)"},
+    {F::kWsIgnoreControl, "ws-ignore-control",
+     "WebSocket: pings get no pong, and a close frame is not answered (the TCP connection just ends)",
+     "RFC 6455 §5.5.2 (a ping MUST be answered with a pong), §5.5.1 (a close frame MUST be answered with one)"},
 }};
 
 }  // namespace

@@ -153,6 +153,7 @@ enum class Fault {
   kWsNoBusyLimit,
   kWsIgnoreUpgradeAuth,
   kWsNoSizeLimit,
+  kWsIgnoreControl,
   kCount,  // keep last
 };
 

@@ -77,6 +77,13 @@ std::string checks_of(const scenario::Step& s) {
     case scenario::StepKind::kAssertion: what = "assertion " + compact(s.assertion); break;
     case scenario::StepKind::kWire: {
       if (!s.wire) break;
+      if (s.wire->type == scenario::WireActionType::kWs) {  // its expectations, and actions that carry grades
+        const Json& spec = s.wire->spec;
+        bool expects = spec.is_object() && spec.size() == 1 && spec.begin().key().starts_with("expect_");
+        if (!expects && s.grades.empty()) return "";
+        what = "x-ws " + compact(spec);
+        break;
+      }
       std::string_view type = to_string(s.wire->type);
       if (!type.starts_with("x-expect") && type != "x-handshake") return "";  // sends check nothing
       what = std::string(type) + " " + compact(s.wire->spec);

@@ -136,7 +136,11 @@ std::string undeclared_capability(const scenario::Test& t, const std::optional<J
 std::string missing_credentials(const scenario::Test& t, const RunConfig& c, bool http) {
   if (!http || !c.agent_card || !c.agent_card->is_object()) return {};
   bool uses = false;
-  scenario::for_each_step(t.steps, [&](const scenario::Step& s) { uses = uses || s.operation == "get_extended_agent_card"; });
+  scenario::for_each_step(t.steps, [&](const scenario::Step& s) {
+    uses = uses || s.operation == "get_extended_agent_card" ||
+           (s.wire && s.wire->type == scenario::WireActionType::kWs &&
+            s.wire->spec.dump().find("\"GetExtendedAgentCard\"") != std::string::npos);  // x-ws request
+  });
   if (!uses) return {};
   const Json schemes = c.agent_card->value("securitySchemes", Json::object());
   if (!schemes.is_object() || schemes.empty()) return {};

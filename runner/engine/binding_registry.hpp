@@ -18,6 +18,7 @@
 #include "runner/core/deadline.hpp"
 #include "runner/core/expected.hpp"
 #include "runner/engine/op_result.hpp"
+#include "runner/engine/step_outcome.hpp"
 #include "runner/match/match_result.hpp"
 
 namespace a2a::transport {
@@ -100,6 +101,12 @@ struct OperationBinding {
   // run's agent, with the faults named on the command line (an error, exit 2,
   // for a fault it cannot inject). Empty: the binding reaches an agent at --url.
   std::function<core::Expected<InProcessAgent>(const std::vector<std::string>& faults)> start_agent;
+  // The binding's own raw step (`x-ws` on the WebSocket binding,
+  // docs/scenario-format.md §3.4): frames, upgrades and control frames that
+  // no abstract operation sends. Empty: the binding has none. `consume`
+  // false (x-grades): an expectation looks at the frame without taking it.
+  std::function<StepOutcome(Session& s, const scenario::WireAction& w, const std::string& step_id, bool consume)>
+      wire_step;
   // In-process bindings: the CLI option that names those faults
   // ("--loopback-fault"), as replay commands repeat it.
   std::string fault_option;

@@ -307,7 +307,10 @@ StepOutcome run_one(Session& s, const Step& st, StepRecorder& rec, const std::st
       if (st.grades.empty()) return run_wire(s, *st.wire, st.id);
       // With grades, an expectation of the step itself only looks (the
       // alternatives then judge the same frame); any other action runs first.
-      auto o = run_wire(s, *st.wire, st.id, !scenario::is_expectation(st.wire->type));
+      bool looks = scenario::is_expectation(st.wire->type);
+      if (st.wire->type == scenario::WireActionType::kWs && st.wire->spec.is_object() && st.wire->spec.size() == 1)
+        looks = st.wire->spec.begin().key().rfind("expect_", 0) == 0;  // x-ws expect_*
+      auto o = run_wire(s, *st.wire, st.id, !looks);
       if (!o.ok()) return o;
       return grade(s, st, nullptr);
     }

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "runner/core/escape.hpp"
+#include "runner/engine/binding_registry.hpp"
 #include "runner/engine/client_exec.hpp"
 #include "runner/engine/operations.hpp"
 #include "runner/engine/webhooks.hpp"
@@ -303,6 +304,13 @@ StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id
     if (auto o = run_client_wire(s, w, step_id)) return *o;
     if (!s.conn) return StepOutcome::error(std::string(to_string(w.type)) + " needs the stdio binding");
   }
+  if (w.type == WireActionType::kWs) {
+    const OperationBinding* b = s.target ? find_binding(s.target->binding) : nullptr;
+    if (!b || !b->wire_step) return StepOutcome::error("x-ws steps need the websocket binding; this run is " + s.binding());
+    return b->wire_step(s, w, step_id, consume);
+  }
+  if (!s.conn && w.type != WireActionType::kSleep && w.type != WireActionType::kExpectWebhook)
+    return StepOutcome::error(std::string(to_string(w.type)) + " needs the stdio binding; this run is " + s.binding());
   switch (w.type) {
     case WireActionType::kHandshake: {
       Json hs;
@@ -355,6 +363,7 @@ StepOutcome run_wire(Session& s, const WireAction& w, const std::string& step_id
     case WireActionType::kClientOp: case WireActionType::kExpectOutput: case WireActionType::kExpectRequest:
     case WireActionType::kReply: case WireActionType::kOfferHandshake: case WireActionType::kAgentClose:
       return StepOutcome::error(std::string(to_string(w.type)) + " belongs to client scenarios (x-role: client)");
+    case WireActionType::kWs: break;  // above
     case WireActionType::kSleep: {
       int ms = w.spec.is_number_integer() ? w.spec.get<int>() : 0;
       auto d = core::Deadline::after(s.scaled(ms)).min(s.deadline);

@@ -1,5 +1,6 @@
-// Loader extensions for the HTTP bindings: raw `bytes`, raw `expect.headers`,
-// x-binding http, x-expect-webhook, and the document's spec_version on tests.
+// Loader extensions for the network bindings: raw `bytes`, raw `expect.headers`,
+// x-binding http, x-expect-webhook, the document's spec_version on tests, and
+// the WebSocket binding's x-ws steps.
 #include <gtest/gtest.h>
 
 #include "runner/scenario/loader.hpp"
@@ -231,6 +232,84 @@ TEST(HttpExtensions, UnknownBindingNamesTheAllowedOnes) {
   std::string err = load_error(dir, "        x-binding: carrier-pigeon\n        steps:\n"
                                     "          - {id: g, operation: get_task, params: {id: x}}\n");
   EXPECT_NE(err.find("stdio, jsonrpc, rest, grpc, websocket, http"), std::string::npos) << err;
+}
+
+TEST(WsExtensions, XWsStepsMakeAWebsocketTestAndDecodeTheirBytes) {
+  TempDir dir;
+  scenario::Test t = load_ok(dir, R"Y(        steps:
+          - id: ping
+            x-ws: {send: {ping: '\x01\x02'}}
+          - id: pong
+            x-ws: {expect_pong: {payload: '\x01\x02', within_ms: 100}}
+          - id: big
+            x-ws: {send: {fill: {prefix: "[", fill: "ab", count: 3, suffix: "]"}}}
+          - id: wait
+            x-sleep: 10
+)Y");
+  EXPECT_EQ(t.binding, "websocket");
+  ASSERT_EQ(t.steps.size(), 4u);
+  EXPECT_EQ(t.steps[0].wire->type, WireActionType::kWs);
+  EXPECT_EQ(t.steps[0].wire->bytes, std::string("\x01\x02"));
+  EXPECT_EQ(t.steps[1].wire->bytes, std::string("\x01\x02"));
+  EXPECT_EQ(t.steps[2].wire->bytes, "[ababab]");
+}
+
+TEST(WsExtensions, XWsGradeAlternativesAreAccepted) {
+  TempDir dir;
+  scenario::Test t = load_ok(dir, R"Y(        x-binding: websocket
+        steps:
+          - id: up
+            x-ws: {upgrade: {headers: {A2A-Version: null}, probe: {method: GetTask, params: {id: x}}}}
+            x-grades:
+              - grade: pass
+                x-ws: {expect_upgrade: {status: 400}}
+              - grade: non_strict
+                x-ws: {expect_upgrade: {status: 101}}
+)Y");
+  ASSERT_EQ(t.steps.size(), 1u);
+  ASSERT_EQ(t.steps[0].grades.size(), 2u);
+  EXPECT_EQ(t.steps[0].grades[1].action.wire->type, WireActionType::kWs);
+}
+
+TEST(WsExtensions, XWsOnAnotherBindingOrBesideStdioWireStepsIsAnError) {
+  TempDir dir;
+  EXPECT_NE(load_error(dir, R"Y(        x-binding: jsonrpc
+        steps:
+          - id: s
+            x-ws: {send: {text: "x"}}
+)Y").find("x-ws steps need x-binding websocket"),
+            std::string::npos);
+  EXPECT_NE(load_error(dir, R"Y(        steps:
+          - id: s
+            x-ws: {send: {text: "x"}}
+          - id: b
+            x-send-bytes: "x"
+)Y").find("cannot share a test"),
+            std::string::npos);
+}
+
+TEST(WsExtensions, XWsNeedsExactlyOneKnownActionAndOnePayloadForm) {
+  TempDir dir;
+  EXPECT_NE(load_error(dir, R"Y(        steps:
+          - id: s
+            x-ws: {sned: {text: "x"}}
+)Y").find("sned"),
+            std::string::npos);
+  EXPECT_NE(load_error(dir, R"Y(        steps:
+          - id: s
+            x-ws: {send: {text: "x", binary: "y"}}
+)Y").find("exactly one of text"),
+            std::string::npos);
+  EXPECT_NE(load_error(dir, R"Y(        steps:
+          - id: s
+            x-ws: {request: {method: GetTask, count: 5000}}
+)Y").find("count"),
+            std::string::npos);
+  EXPECT_NE(load_error(dir, R"Y(        steps:
+          - id: s
+            x-ws: {expect_stream: {id: 1, end: sometime}}
+)Y").find("end"),
+            std::string::npos);
 }
 
 }  // namespace

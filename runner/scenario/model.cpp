@@ -11,7 +11,7 @@ struct WireName {
   std::string_view key;
 };
 
-constexpr std::array<WireName, 21> kWireNames = {{
+constexpr std::array<WireName, 22> kWireNames = {{
     {WireActionType::kHandshake, "x-handshake"},
     {WireActionType::kExpectHandshake, "x-expect-handshake"},
     {WireActionType::kSendBytes, "x-send-bytes"},
@@ -33,6 +33,7 @@ constexpr std::array<WireName, 21> kWireNames = {{
     {WireActionType::kReply, "x-reply"},
     {WireActionType::kOfferHandshake, "x-offer-handshake"},
     {WireActionType::kAgentClose, "x-agent-close"},
+    {WireActionType::kWs, "x-ws"},
 }};
 
 }  // namespace

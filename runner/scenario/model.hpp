@@ -82,6 +82,8 @@ enum class WireActionType {
   kReply,               // x-reply: the scripted agent's answer to that request
   kOfferHandshake,      // x-offer-handshake: the double's handshake frame
   kAgentClose,          // x-agent-close: the double closes stdout (EOF) and exits
+  // The WebSocket binding's raw steps (docs/websocket.md "Raw steps").
+  kWs,                  // x-ws: {upgrade | expect_upgrade | send | request | expect_* : ...}
 };
 std::string_view to_string(WireActionType type);  // the YAML key, "x-send-bytes"
 std::optional<WireActionType> wire_action_from(std::string_view key);

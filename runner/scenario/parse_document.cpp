@@ -158,11 +158,29 @@ void check_role(const MapReader& t, const Defaults& defaults, Test& test) {
 
 void check_binding(const MapReader& t, Test& test) {
   if (test.role == Role::kClient) return;
-  bool wire = false, all_raw = !test.steps.empty();
+  bool wire = false, ws = false, all_raw = !test.steps.empty();
   for_each_step(test.steps, [&](const Step& s) {
-    wire = wire || (s.kind == StepKind::kWire && s.wire && s.wire->type != WireActionType::kExpectWebhook);
+    if (s.kind != StepKind::kWire || !s.wire) return;
+    auto type = s.wire->type;
+    if (type == WireActionType::kWs) ws = true;
+    // x-sleep only waits: it serves every binding that has wire steps.
+    else if (type != WireActionType::kExpectWebhook && type != WireActionType::kSleep) wire = true;
   });
   for (const auto& s : test.steps) all_raw = all_raw && s.kind == StepKind::kRaw;
+  // x-ws steps are the WebSocket binding's (docs/websocket.md "Raw steps").
+  if (ws && test.binding.empty()) test.binding = "websocket";
+  if (ws && (test.binding != "websocket" || wire)) {
+    t.error(t.has("x-binding") ? "x-binding" : "steps",
+            wire ? "x-ws steps and stdio wire steps cannot share a test"
+                 : "x-ws steps need x-binding websocket, not '" + test.binding + "'");
+    return;
+  }
+  if (ws) return;
+  bool sleeps = false;
+  for_each_step(test.steps, [&](const Step& s) {
+    sleeps = sleeps || (s.kind == StepKind::kWire && s.wire && s.wire->type == WireActionType::kSleep);
+  });
+  wire = wire || sleeps;
   if (wire && test.binding.empty()) test.binding = "stdio";
   if (wire && test.binding != "stdio") {
     t.error(t.has("x-binding") ? "x-binding" : "steps",

@@ -53,7 +53,7 @@ constexpr std::string_view kWireKeys[] = {
     "x-expect-response", "x-expect-notification", "x-expect-frame", "x-expect-stream",
     "x-expect-silence", "x-expect-eof", "x-expect-exit", "x-close-stdin", "x-sleep",
     "x-expect-webhook", "x-client-op", "x-expect-output", "x-expect-request", "x-reply",
-    "x-offer-handshake", "x-agent-close"};
+    "x-offer-handshake", "x-agent-close", "x-ws"};
 
 // ACTS §6.2 error names, plus the A2A 1.0 names ACTS lacks (the spec wins).
 constexpr std::string_view kErrorTypes[] = {

@@ -34,7 +34,7 @@ constexpr std::string_view kGrades[] = {"pass", "non_strict", "informational", "
 constexpr std::string_view kExpectationKeys[] = {
     "expect", "expect_error", "expect_stream", "x-expect-handshake", "x-expect-response",
     "x-expect-notification", "x-expect-frame", "x-expect-stream", "x-expect-silence",
-    "x-expect-eof", "x-expect-exit", "x-expect-webhook", "x-expect-output", "x-expect-request"};
+    "x-expect-eof", "x-expect-exit", "x-expect-webhook", "x-expect-output", "x-expect-request", "x-ws"};
 constexpr std::string_view kOutputKeys[] = {"line", "within_ms"};
 constexpr std::string_view kRequestKeys[] = {"method", "params", "headers", "path", "within_ms"};
 constexpr std::string_view kReplyKeys[] = {"id", "result", "error", "frame", "body_raw", "stream", "end",
@@ -43,6 +43,22 @@ constexpr std::string_view kStreamEnds[] = {"final", "none", "eof", "cut", "fina
 constexpr std::string_view kAgentCloseKeys[] = {"exit"};
 constexpr std::string_view kFanOutKeys[] = {"repeat", "steps"};
 constexpr std::string_view kWebhookKeys[] = {"count", "within_ms", "until", "body", "headers", "each_body"};
+// x-ws (the WebSocket binding's raw steps, docs/websocket.md "Raw steps").
+constexpr std::string_view kWsActions[] = {"upgrade", "expect_upgrade", "send", "request", "expect_response",
+                                           "expect_stream", "expect_frame", "expect_silence", "expect_pong",
+                                           "expect_close"};
+constexpr std::string_view kWsUpgradeKeys[] = {"headers", "path", "probe"};
+constexpr std::string_view kWsProbeKeys[] = {"method", "params"};
+constexpr std::string_view kWsSendKeys[] = {"text", "binary", "json", "ping", "pong", "close", "fill"};
+constexpr std::string_view kWsCloseKeys[] = {"code", "reason"};
+constexpr std::string_view kWsRequestKeys[] = {"method", "params", "id", "count"};
+constexpr std::string_view kWsStreamExtraKeys[] = {"id", "end", "final", "within_ms"};
+constexpr std::string_view kWsStreamEnds[] = {"complete", "terminal"};
+constexpr std::string_view kWsFrameKeys[] = {"text", "binary", "within_ms"};
+constexpr std::string_view kWsSilenceKeys[] = {"ms", "id", "ignore_completion"};
+constexpr std::string_view kWsPongKeys[] = {"payload", "within_ms"};
+constexpr std::string_view kWsCloseExpectKeys[] = {"code", "within_ms"};
+constexpr int kMaxWsRequests = 1024;
 
 // In double quotes YAML decodes escapes itself, and "\xff" becomes U+00FF
 // (two bytes). Bytes fields must mean bytes, so a double-quoted scalar is
@@ -227,6 +243,99 @@ void parse_expect_exit(const MapReader& m) {
   }
 }
 
+// x-ws `send`: exactly one payload form; byte forms are decoded here.
+void parse_ws_send(const MapReader& s, const ParseContext& ctx, WireAction& w) {
+  s.check_keys(kWsSendKeys);
+  if (s.keys().size() != 1) {
+    s.diags().error(s.where(), s.context() + " needs exactly one of text, binary, json, ping, pong, close, fill");
+    return;
+  }
+  const std::string form = s.keys().front();
+  if (form == "json") return;
+  if (form == "close") {
+    if (!s.get("close").IsMap()) return s.error("close", "'close' is a map {code, reason}");
+    MapReader c(s.get("close"), "'close' of " + s.context(), s.diags());
+    c.check_keys(kWsCloseKeys);
+    c.integer("code", 0, 65535);
+    c.string("reason");
+    return;
+  }
+  if (form == "fill") {
+    MapReader f(s.get("fill"), "'fill' of " + s.context(), s.diags());
+    if (f.is_map()) expand_fill(f, ctx, w);
+    else s.error("fill", "'fill' is a map {fill, count, prefix, suffix}");
+    return;
+  }
+  w.has_bytes = bytes_field(s, form, ctx, w.bytes);
+}
+
+// x-ws: a map with exactly one action (kWsActions) and that action's keys.
+void parse_ws(const MapReader& m, const ParseContext& ctx, WireAction& w) {
+  MapReader x(m.get("x-ws"), "'x-ws' of " + m.context(), m.diags());
+  if (!x.is_map()) return m.error("x-ws", "'x-ws' is a map with one action (" + join(kWsActions) + ")");
+  x.check_keys(kWsActions);
+  if (x.keys().size() != 1) {
+    x.diags().error(x.where(), x.context() + " needs exactly one action (one of " + join(kWsActions) + ")");
+    return;
+  }
+  const std::string action = x.keys().front();
+  if (action == "expect_upgrade") return;  // an assertion map on {status, headers, body, answer}
+  if (action == "send") {
+    MapReader s(x.get("send"), "'send' of " + x.context(), x.diags());
+    if (s.is_map()) parse_ws_send(s, ctx, w);
+    else x.error("send", "'send' is a map with one of text, binary, json, ping, pong, close, fill");
+    return;
+  }
+  if (action == "expect_stream") {
+    parse_expect_stream(x.get(action), x.context(), x.diags(), kWsStreamExtraKeys, action);
+    if (x.get(action).IsMap()) {
+      MapReader s(x.get(action), x.context(), x.diags());
+      s.integer("within_ms", 0, kMaxMillis);
+      s.one_of("end", kWsStreamEnds);
+    }
+    return;
+  }
+  if (action == "upgrade") {
+    if (auto s = spec_map(x, action, kWsUpgradeKeys)) {
+      s->expect_map("headers");
+      s->string("path");
+      if (s->has("probe")) {
+        if (auto p = spec_map(*s, "probe", kWsProbeKeys)) p->string("method", true);
+      }
+    }
+    return;
+  }
+  if (action == "request") {
+    if (auto s = spec_map(x, action, kWsRequestKeys)) {
+      s->string("method", true);
+      s->integer("count", 1, kMaxWsRequests);
+    }
+    return;
+  }
+  if (action == "expect_response") {
+    if (auto s = spec_map(x, action, kExpectResponseKeys)) exclusive(*s, "result", "error");
+    return;
+  }
+  if (action == "expect_frame") {
+    if (auto s = spec_map(x, action, kWsFrameKeys)) s->boolean("binary");
+    return;
+  }
+  if (action == "expect_silence") {
+    if (auto s = spec_map(x, action, kWsSilenceKeys)) {
+      s->integer("ms", 1, kMaxMillis, true);
+      s->boolean("ignore_completion");
+    }
+    return;
+  }
+  if (action == "expect_pong") {
+    if (auto s = spec_map(x, action, kWsPongKeys)) {
+      if (s->has("payload")) w.has_bytes = bytes_field(*s, "payload", ctx, w.bytes);  // escapes decoded
+    }
+    return;
+  }
+  spec_map(x, action, kWsCloseExpectKeys);  // expect_close
+}
+
 bool is_true(const YAML::Node& node) { return is_bool(node) && yaml_to_json(node).get<bool>(); }
 
 // Actions that write (or only wait): handshake answers, sends, close, sleep.
@@ -272,6 +381,7 @@ void parse_write_action(const MapReader& m, const std::string& key, WireAction& 
         m.error(key, "'x-offer-handshake' is 'default', a map of handshake members or {body_raw: ...}");
       }
       break;
+    case WireActionType::kWs: parse_ws(m, ctx, w); break;
     case WireActionType::kAgentClose:
       if (!is_true(m.get(key))) {
         if (auto s = spec_map(m, key, kAgentCloseKeys)) s->integer("exit", 0, 255);

@@ -21,7 +21,7 @@ constexpr std::string_view kTopKeys[] = {"profile", "description", "framing",   
 constexpr std::string_view kFreeSections[] = {"control", "exit_codes", "service_params"};
 constexpr std::string_view kFramingKeys[] = {"kind", "content_type", "max_body", "max_header_block",
                                              "header_case"};
-constexpr std::string_view kFramingKinds[] = {"content-length", "newline", "http"};
+constexpr std::string_view kFramingKinds[] = {"content-length", "newline", "http", "websocket"};
 constexpr std::string_view kHeaderCases[] = {"sensitive", "insensitive"};
 constexpr std::string_view kHandshakeKeys[] = {"from",          "type",        "ack_type", "variant",
                                                "variant_field", "session_env", "fields",   "protocol",
@@ -29,7 +29,8 @@ constexpr std::string_view kHandshakeKeys[] = {"from",          "type",        "
 constexpr std::string_view kSpeakers[] = {"agent", "client"};
 constexpr std::string_view kStreamKeys[] = {"event_method", "error_method", "final", "end_member",
                                             "cancel_member"};
-constexpr std::string_view kStreamFinals[] = {"result-null", "stream-end"};
+// completion: a final result {"status": "stream_complete"} (the WebSocket binding, docs/websocket.md).
+constexpr std::string_view kStreamFinals[] = {"result-null", "stream-end", "completion"};
 constexpr std::string_view kRequiredErrors[] = {"parse", "invalid_request", "method_not_found",
                                                 "invalid_params"};
 constexpr std::string_view kTimeoutKeys[] = {"handshake_ms", "step_ms", "exit_ms"};

@@ -98,7 +98,7 @@ INSTANTIATE_TEST_SUITE_P(
         {"UnknownMethodKeySuggests", "  get_task: \"tasks/get\"", "  get_taks: \"tasks/get\"",
          ErrorKind::kSchema, "p.yaml:14:3: unknown key 'get_taks' in 'methods' of profile (did you mean 'get_task'?)"},
         {"WrongFramingKind", "kind: content-length", "kind: lsp", ErrorKind::kSchema,
-         "p.yaml:3:17: 'kind' must be one of content-length, newline, http (got 'lsp')"},
+         "p.yaml:3:17: 'kind' must be one of content-length, newline, http, websocket (got 'lsp')"},
         {"TopLevelTypo", "timeouts:", "timeuots:", ErrorKind::kSchema,
          "p.yaml:25:1: unknown key 'timeuots' in profile (did you mean 'timeouts'?)"},
         {"MissingSection", "stream: {", "x-stream: {", ErrorKind::kSchema,
@@ -161,6 +161,20 @@ TEST(Profile, StdioJsonProfileCarriesItsHandshakeStreamAndFreeSections) {
   EXPECT_EQ(p->method("get_task"), "GetTask");
   EXPECT_EQ(p->lookup("control.shutdown_method"), nlohmann::json("system/shutdown"));
   EXPECT_EQ(p->lookup("exit_codes.startup_denied"), nlohmann::json(4));
+}
+
+// The WebSocket binding's profile: a2a-rust's limits, as the reference agent
+// applies them (peers/a2a-ref-agent/websocket/websocket_faults.hpp: 4 MiB, 64).
+TEST(Profile, WebsocketProfileCarriesARustsLimitsAndCompletion) {
+  auto p = load_profile(std::filesystem::path(A2A_SOURCE_DIR) / "suites" / "profiles" / "websocket.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().str();
+  EXPECT_EQ(p->framing.kind, "websocket");
+  EXPECT_EQ(p->framing.max_body, 4 << 20);
+  EXPECT_EQ(p->stream.final, "completion");
+  EXPECT_EQ(p->lookup("stream.x-completion.status"), nlohmann::json("stream_complete"));
+  EXPECT_EQ(p->lookup("x-limits.max_in_flight"), nlohmann::json(64));
+  EXPECT_EQ(p->lookup("errors.busy"), nlohmann::json(-32000));
+  EXPECT_EQ(p->method("get_task"), "GetTask");
 }
 
 TEST(Profile, FreeSectionsMustBeMaps) {

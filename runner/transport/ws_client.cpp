@@ -236,6 +236,7 @@ bool clean_header_text(std::string_view s) {
 }  // namespace wsio
 
 struct WsConnection::Impl {
+  static constexpr size_t kMaxPongs = 16;
   int fd = -1;
   WsOptions opt;
   ws::FrameParser parser;
@@ -246,6 +247,7 @@ struct WsConnection::Impl {
   std::condition_variable cv;
   std::deque<WsFrame> inbox;
   size_t inbox_bytes = 0;
+  std::deque<std::string> pongs;  // payloads of pongs not taken (the last kMaxPongs)
   bool is_closed = false;
   std::string reason;
   int code = 0;
@@ -285,13 +287,18 @@ struct WsConnection::Impl {
   // connection is broken (a half-written frame leaves it unusable).
   core::Expected<void> write_frame(const std::string& what, ws::Opcode op, std::string_view payload,
                                    core::Deadline deadline) {
+    return write_bytes(what, op, ws::encode_client_frame(op, payload), deadline);
+  }
+
+  core::Expected<void> write_bytes(const std::string& what, ws::Opcode op, const std::string& frame,
+                                   core::Deadline deadline) {
     std::unique_lock<std::timed_mutex> wl(write_mu, std::defer_lock);
     if (deadline.is_never()) wl.lock();
     else if (!wl.try_lock_until(deadline.time()))
       return core::fail(core::ErrorKind::kTimeout, what + ": another write did not finish before the deadline");
     if (closed()) return core::fail(core::ErrorKind::kBrokenPipe, what + ": the connection is closed (" + why() + ")");
     if (op == ws::Opcode::kClose) close_sent = true;
-    auto w = wsio::write_all(fd, ws::encode_client_frame(op, payload), deadline);
+    auto w = wsio::write_all(fd, frame, deadline);
     if (w) return {};
     if (w.error().kind == core::ErrorKind::kTimeout) {
       finish(what + " did not complete before the deadline");
@@ -336,8 +343,15 @@ struct WsConnection::Impl {
       case ws::Opcode::kPing:
         (void)write_frame("answering a ping", ws::Opcode::kPong, m.payload, core::Deadline::after(wsio::kControlWrite));
         return true;
-      case ws::Opcode::kPong:
+      case ws::Opcode::kPong: {
+        {
+          std::lock_guard<std::mutex> lk(mu);
+          pongs.push_back(std::move(m.payload));
+          if (pongs.size() > kMaxPongs) pongs.pop_front();
+        }
+        cv.notify_all();
         return true;
+      }
       case ws::Opcode::kClose: {
         auto c = ws::parse_close_payload(m.payload);  // the parser checked it
         int got = c && c->code != ws::kCloseNoStatus ? c->code : 0;
@@ -522,6 +536,37 @@ core::Expected<void> WsConnection::send(std::string_view payload, bool text, cor
 
 core::Expected<void> WsConnection::ping(core::Deadline deadline) {
   return impl_->write_frame("writing a ping", ws::Opcode::kPing, "", deadline);
+}
+
+core::Expected<void> WsConnection::send_frame(uint8_t opcode, std::string_view payload, core::Deadline deadline) {
+  auto op = static_cast<ws::Opcode>(opcode & 0x0F);
+  ws::MaskKey mask = ws::random_mask();
+  return impl_->write_bytes("writing a " + std::string(ws::to_string(op)) + " frame", op,
+                            ws::encode_frame(op, payload, true, &mask), deadline);
+}
+
+std::optional<WsFrame> WsConnection::peek(const std::function<bool(const WsFrame&)>& pred, core::Deadline deadline) {
+  Impl* p = impl_.get();
+  std::unique_lock<std::mutex> lk(p->mu);
+  for (;;) {  // each pass looks at the inbox, then waits for more until the deadline
+    for (const auto& f : p->inbox)
+      if (pred(f)) return f;
+    if (p->is_closed || deadline.expired()) return std::nullopt;
+    if (deadline.is_never()) p->cv.wait(lk);
+    else p->cv.wait_until(lk, deadline.time());
+  }
+}
+
+std::optional<std::string> WsConnection::take_pong(core::Deadline deadline) {
+  Impl* p = impl_.get();
+  std::unique_lock<std::mutex> lk(p->mu);
+  auto ready = [p] { return !p->pongs.empty() || p->is_closed; };
+  if (deadline.is_never()) p->cv.wait(lk, ready);
+  else p->cv.wait_until(lk, deadline.time(), ready);
+  if (p->pongs.empty()) return std::nullopt;
+  std::string out = std::move(p->pongs.front());
+  p->pongs.pop_front();
+  return out;
 }
 
 std::optional<WsFrame> WsConnection::take(const std::function<bool(const WsFrame&)>& pred, core::Deadline deadline) {

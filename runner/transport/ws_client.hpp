@@ -80,6 +80,17 @@ class WsConnection {
   std::vector<WsFrame> pending(size_t max_frames) const;
   // Sends a ping; pongs are answered and ignored by the library.
   core::Expected<void> ping(core::Deadline deadline);
+  // Raw steps (suites/websocket): one frame of any opcode with this payload,
+  // masked, as given (a close frame's payload is not checked, a control
+  // payload over 125 bytes is sent as it is); a close frame starts the
+  // closing handshake like close() does, without waiting for its answer.
+  core::Expected<void> send_frame(uint8_t opcode, std::string_view payload, core::Deadline deadline);
+  // The first kept frame `pred` accepts, left in the inbox (a copy);
+  // nullopt as take() gives it.
+  std::optional<WsFrame> peek(const std::function<bool(const WsFrame&)>& pred, core::Deadline deadline);
+  // The payload of the peer's oldest pong not yet taken (at most 16 are
+  // kept); nullopt at the deadline or once the connection is closed.
+  std::optional<std::string> take_pong(core::Deadline deadline);
   // The closing handshake (code 1000), bounded by a short wait, then the socket goes.
   void close();
 

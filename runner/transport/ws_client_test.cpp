@@ -266,3 +266,43 @@ TEST(WsClient, AChunkedRefusalBodyIsDecoded) {
 }
 
 }  // namespace
+
+namespace {
+
+// The raw-step calls (suites/websocket): a ping and a close of the caller's
+// making, pongs kept apart from data frames, and peek leaving a frame in place.
+TEST(WsClient, SendFramePingAndCloseTakePongAndPeekLeavesTheFrame) {
+  std::vector<ws::Message> got;
+  RawPeer peer([&](int fd, const std::string& key) {
+    write_bytes(fd, accept_answer(key));
+    got = client_frames(fd, 1, Deadline::after(kWait));  // the ping
+    if (got.size() == 1)
+      write_bytes(fd, ws::encode_frame(ws::Opcode::kText, "{\"id\":7}") + ws::encode_frame(ws::Opcode::kPong, got[0].payload));
+    auto close = client_frames(fd, 1, Deadline::after(kWait));
+    got.insert(got.end(), close.begin(), close.end());
+    if (close.size() == 1) write_bytes(fd, ws::encode_frame(ws::Opcode::kClose, ws::close_payload(4000)));
+  });
+  auto c = WsConnection::connect(peer.url(), {}, Deadline::after(kWait));
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_TRUE((*c)->send_frame(static_cast<uint8_t>(ws::Opcode::kPing), std::string("\x01\x02", 2), Deadline::after(kWait)));
+  auto pong = (*c)->take_pong(Deadline::after(kWait));
+  ASSERT_TRUE(pong);
+  EXPECT_EQ(*pong, std::string("\x01\x02", 2));
+  auto any = [](const WsFrame&) { return true; };
+  auto seen = (*c)->peek(any, Deadline::after(kWait));
+  ASSERT_TRUE(seen);
+  EXPECT_EQ(seen->payload, "{\"id\":7}");
+  EXPECT_EQ((*c)->unconsumed(), 1u);  // the pong is not among the data frames, the peeked frame stays
+  EXPECT_FALSE((*c)->peek([](const WsFrame& f) { return !f.text; }, Deadline::after(Millis(50))));
+  ASSERT_TRUE((*c)->send_frame(static_cast<uint8_t>(ws::Opcode::kClose), ws::close_payload(4000, "raw"), Deadline::after(kWait)));
+  ASSERT_TRUE((*c)->wait_closed(Deadline::after(kWait)));
+  peer.join();
+  EXPECT_EQ((*c)->close_code(), 4000);
+  EXPECT_FALSE((*c)->take_pong(Deadline::after(Millis(10))));  // closed: no more pongs, no wait
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].op, ws::Opcode::kPing);
+  EXPECT_EQ(got[1].op, ws::Opcode::kClose);
+  EXPECT_EQ(got[1].payload, ws::close_payload(4000, "raw"));
+}
+
+}  // namespace

@@ -77,8 +77,9 @@ const std::vector<Matrix> kMatrices = {
     {"grpc", "fault-matrix-grpc.yaml", Peer::kHttpAgent, "", {"suites/a2a", "suites/grpc"}, {}, false,
      {"--grpc", "0"}, {"--binding", "grpc"}, {"http"}},
 #endif
-    // The WebSocket wire's faults over suites/a2a (the semantics are the http matrix's).
-    {"websocket", "fault-matrix-websocket.yaml", Peer::kHttpAgent, "", {"suites/a2a"}, {}, false,
+    // The WebSocket wire's faults over suites/a2a (the semantics are the http
+    // matrix's) and suites/websocket; rows may run fewer suites (`suites:`).
+    {"websocket", "fault-matrix-websocket.yaml", Peer::kHttpAgent, "", {"suites/a2a", "suites/websocket"}, {}, false,
      {"--websocket", "0"}, {"--binding", "websocket"}, {"http"}},
 #ifdef A2A_WITH_GRPC
     {"client", "client-fault-matrix.yaml", Peer::kClient, "", {"suites/client"}, {"stdio", "jsonrpc", "rest", "grpc"},
@@ -103,6 +104,9 @@ struct Row {
   std::string timeout_scale = "1";       // the row's, else the matrix's
   std::vector<std::string> agent_args;   // e.g. --serve-0.3
   std::vector<std::string> runner_args;  // e.g. --binding, for a card that hides its interfaces
+  // The row's suites (`suites:`), instead of the matrix's: a fault that only
+  // raw frames reach need not rerun the suites it cannot change.
+  std::vector<std::string> suites;
 };
 // Test names and failure messages show the row, not the struct's bytes.
 void PrintTo(const Row& r, std::ostream* os) { *os << r.matrix->name << ":" << r.fault; }
@@ -157,6 +161,7 @@ std::vector<Row> load_rows(const Matrix& m) {
     r.timeout_scale = f["timeout_scale"] ? f["timeout_scale"].as<std::string>() : scale;
     r.agent_args = strings_of(f["agent_args"]);
     r.runner_args = strings_of(f["runner_args"]);
+    r.suites = strings_of(f["suites"]);
     for (const auto& e : f["fails"]) {
       if (e.IsScalar()) r.fails.push_back(entry_of(e.as<std::string>(), reasons_of(f["reason"])));
       else
@@ -195,9 +200,9 @@ Json read_report(const fs::path& json) {
   return Json::parse(in, nullptr, false);
 }
 
-std::vector<std::string> suite_paths(const Matrix& m) {
+std::vector<std::string> suite_paths(const Matrix& m, const std::vector<std::string>& only = {}) {
   std::vector<std::string> out;
-  for (const auto& s : m.suites) out.push_back(source_dir() + "/" + s);
+  for (const auto& s : only.empty() ? m.suites : only) out.push_back(source_dir() + "/" + s);
   return out;
 }
 
@@ -238,7 +243,7 @@ std::vector<Json> run_row(const Row& r) {
   }
   argv.insert(argv.end(), m.runner_args.begin(), m.runner_args.end());
   argv.insert(argv.end(), r.runner_args.begin(), r.runner_args.end());
-  for (const auto& s : suite_paths(m)) argv.push_back(s);
+  for (const auto& s : suite_paths(m, r.suites)) argv.push_back(s);
   auto run = a2a::testing::run_command(argv, 600000);
   EXPECT_FALSE(run.timed_out) << "runner hung under " << tag;
   EXPECT_NE(run.exit_code, 2) << "harness error under " << tag << ": " << run.out << run.err;

@@ -157,6 +157,7 @@ WsPolicy ws_policy(const Faults& f) {
   p.answer_notifications = f.has(Fault::kWsAnswerNotifications);
   if (f.has(Fault::kWsNoBusyLimit)) p.max_in_flight = 0;
   if (f.has(Fault::kWsNoSizeLimit)) p.max_message = 64u << 20;
+  p.answer_control = !f.has(Fault::kWsIgnoreControl);
   return p;
 }
 

@@ -23,6 +23,7 @@ struct WsPolicy {
   bool carry_upgrade_auth = true;    // the upgrade's Authorization applies to every request
   bool answer_binary = true;         // a binary frame gets -32700 (id null)
   bool answer_notifications = false; // JSON-RPC 2.0 §4.1: a notification is never answered
+  bool answer_control = true;        // RFC 6455 §5.5: a ping gets a pong, a close frame a close frame
   int max_in_flight = kWsMaxInFlight;  // 0 = no limit (requests wait on the worker pool)
   size_t max_message = kWsMaxMessage;
 };

@@ -223,11 +223,13 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
       if (v.empty()) {
         return refuse(400, "FAILED_PRECONDITION",
                       "A2A version '0.3' is not supported by this server; expected '1.0' (a missing or empty "
-                      "A2A-Version header means 0.3: send A2A-Version: 1.0)");
+                      "A2A-Version header means 0.3: send A2A-Version: 1.0)",
+                      "", "VERSION_NOT_SUPPORTED");
       }
       if (!served_version(v)) {
         return refuse(400, "FAILED_PRECONDITION",
-                      "unsupported A2A version: '" + std::string(v) + "'; this server supports 1.x (A2A-Version: 1.0)");
+                      "unsupported A2A version: '" + std::string(v) + "'; this server supports 1.x (A2A-Version: 1.0)",
+                      "", "VERSION_NOT_SUPPORTED");
       }
     }
     // §4.2.1: the key is 16 bytes in base64, the version 13.
@@ -257,10 +259,18 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   }
 
   // An upgrade refused with an HTTP status and a JSON body
-  // {"error":{"code":<http status>,"status":<grpc status name>,"message":...}}.
-  void refuse(int status, std::string_view grpc_status, const std::string& message, const std::string& extra = "") {
-    std::string body =
-        jsonrpc::dump(Json{{"error", {{"code", status}, {"status", grpc_status}, {"message", message}}}});
+  // {"error":{"code":<http status>,"status":<grpc status name>,"message":...}},
+  // with `reason`: "details": [a google.rpc.ErrorInfo of that reason] as on
+  // REST (AIP-193; a2a-rust's test ws_version_rejection_body_carries_error_details
+  // asserts the details of a version refusal, docs/websocket.md "Interop").
+  void refuse(int status, std::string_view grpc_status, const std::string& message, const std::string& extra = "",
+              std::string_view reason = {}) {
+    Json error = {{"code", status}, {"status", grpc_status}, {"message", message}};
+    if (!reason.empty())
+      error["details"] = Json::array({{{"@type", "type.googleapis.com/google.rpc.ErrorInfo"},
+                                       {"reason", reason},
+                                       {"domain", "a2a-protocol.org"}}});
+    std::string body = jsonrpc::dump(Json{{"error", error}});
     Queued q;
     q.wire = "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason_phrase(status)) +
              "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
@@ -327,7 +337,7 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
         }
         return !closed_;
       case ws::Opcode::kPing: {  // §5.5.3: a pong with the ping's payload
-        if (closing_) return true;
+        if (closing_ || !svc_.policy.answer_control) return true;
         // Counted with the answers: pings from a client that does not read are bounded too.
         size_t n = m.payload.size() + 2;
         queued_bytes_ += n;
@@ -342,6 +352,10 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
         return true;
       case ws::Opcode::kClose: {
         if (closing_) {  // the answer to our close: the handshake is done
+          finish();
+          return false;
+        }
+        if (!svc_.policy.answer_control) {  // the fault: the TCP connection ends, no close frame
           finish();
           return false;
         }

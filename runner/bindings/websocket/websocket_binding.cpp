@@ -5,6 +5,8 @@
 
 #include "runner/a2a/methods.hpp"
 #include "runner/bindings/http/http_exchange.hpp"
+#include "runner/bindings/websocket/websocket_state.hpp"
+#include "runner/bindings/websocket/websocket_steps.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"
@@ -23,46 +25,22 @@ using Json = nlohmann::json;
 
 constexpr size_t kMaxEvents = 10000;  // a stream beyond this is cut (and fails)
 
-// One connection per scenario, shared by its x-concurrent branches that
-// inherit it; opened at the first operation.
-struct WsState : engine::BindingState {
-  std::mutex mu;
-  std::unique_ptr<transport::WsConnection> conn;
-  std::string failed;  // why the connection could not be opened (it is not retried)
-  // Ids of requests already answered (the last kMaxFinished): a frame with
-  // one of them is a late frame, after the request's final frame.
-  std::mutex finished_mu;
-  std::deque<Json> finished;
-};
+using wsb::WsState;
 
 constexpr size_t kMaxFinished = 256;
 // How long a stream's connection is watched after its completion frame for
 // frames that follow it (the agent writes them in the same burst).
 constexpr int kLateGraceMs = 250;
 
-transport::WsConnection* connection(Session& s, core::Deadline d, OpResult& r) {
-  auto st = std::dynamic_pointer_cast<WsState>(s.binding_state);
-  if (!st) {
-    st = std::make_shared<WsState>();
-    s.binding_state = st;
-  }
-  std::lock_guard<std::mutex> lk(st->mu);
-  if (!st->conn && st->failed.empty()) {
-    transport::WsOptions o;
-    o.headers.emplace_back("A2A-Version", s.a2a_version());
-    for (const auto& h : s.config->http_headers) o.headers.push_back(h);
-    if (s.transcript) s.transcript->note("WebSocket upgrade to " + s.target->url + " (A2A-Version " + s.a2a_version() + ")");
-    auto c = transport::WsConnection::connect(s.target->url, std::move(o), d);
-    if (c) st->conn = std::move(*c);
-    else st->failed = c.error().message;
-  }
-  if (!st->failed.empty()) {
-    r.status = OpResult::Status::kNoResponse;
-    r.deadline_hit = s.deadline.expired();
-    r.problem = "could not open the WebSocket connection: " + st->failed;
-    return nullptr;
-  }
-  return st->conn.get();
+// One connection per scenario (websocket_state.hpp), opened at the first operation.
+std::shared_ptr<transport::WsConnection> connection(Session& s, core::Deadline d, OpResult& r) {
+  std::string why;
+  auto c = wsb::connection(s, d, why);
+  if (c) return c;
+  r.status = OpResult::Status::kNoResponse;
+  r.deadline_hit = s.deadline.expired();
+  r.problem = "could not open the WebSocket connection: " + why;
+  return nullptr;
 }
 
 void add_violation(OpResult& r, std::string what) {
@@ -217,7 +195,7 @@ OpResult ws_call(Session& s, const std::string& operation, const Json& params, c
     r.problem = "operation " + operation + " has no WebSocket (JSON-RPC) method";
     return r;
   }
-  auto* c = connection(s, d, r);
+  auto c = connection(s, d, r);
   if (!c) return r;
   Json id = s.fresh_id();
   r.request_id = id;
@@ -257,6 +235,7 @@ engine::OperationBinding websocket_operation_binding() {
     return "";
   };
   b.call = ws_call;
+  b.wire_step = websocket_step;
   return b;
 }
 
