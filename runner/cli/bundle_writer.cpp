@@ -108,9 +108,9 @@ core::Expected<Json> write_transcripts(const fs::path& dir, const result::RunRes
                 {"wire", std::move(wire)},
                 {"wire_dropped_bytes", s.transcript_dropped_bytes},
                 {"calls", calls}};
-    char num[16];
-    std::snprintf(num, sizeof num, "%04zu", i + 1);
-    auto e = put(dir, "transcripts/" + std::string(num) + "-" + file_safe(s.binding) + "-" + file_safe(s.id) + ".json",
+    std::string num = std::to_string(i + 1);
+    if (num.size() < 4) num.insert(0, 4 - num.size(), '0');
+    auto e = put(dir, "transcripts/" + num + "-" + file_safe(s.binding) + "-" + file_safe(s.id) + ".json",
                  doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n");
     if (!e) return core::fail(e.error());
     (*e)["scenario"] = s.id;

@@ -36,9 +36,10 @@ const std::string kKnown = kSrc + "/fixtures/interop/js-sdk-client-known-failure
   return ::testing::AssertionSuccess();
 }
 
-class ClientJsSdk : public ::testing::TestWithParam<std::string> {};
 
 }  // namespace
+
+class ClientJsSdk : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ClientJsSdk, EveryClientScenarioPassesOrIsAKnownFailureThatCitesTheSpec) {
   ASSERT_TRUE(js_ready());

@@ -81,9 +81,10 @@ Json certify_js_agent(const std::string& url, const std::string& name, std::vect
                                        << s.value("reason", "");
 }
 
-class Bindings : public ::testing::TestWithParam<std::string> {};
 
 }  // namespace
+
+class Bindings : public ::testing::TestWithParam<std::string> {};
 
 // (c) The SDK's client, every operation, against our agent.
 TEST_P(Bindings, JsSdkClientDrivesTheReferenceAgentThroughEveryOperation) {

@@ -27,7 +27,9 @@
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-namespace {
+// Named, not anonymous: the fixtures below derive from TestWithParam<Row>,
+// and a test class with external linkage must not have internal-linkage bases.
+namespace fault_matrix {
 
 // A2A_META_SOURCE_DIR / A2A_META_BIN_DIR point the meta-tests at another
 // checkout's suites and fixtures, or at another build's peers (to try a suite
@@ -255,7 +257,9 @@ std::vector<Json> run_row(const Row& r) {
 class FaultMatrix : public ::testing::TestWithParam<Row> {};
 class FaultMatrixCoverage : public ::testing::TestWithParam<Matrix> {};
 
-}  // namespace
+}  // namespace fault_matrix
+
+using namespace fault_matrix;
 
 TEST_P(FaultMatrix, ListedResultsFailForTheStatedReasonAndAllOthersPass) {
   const Row& r = GetParam();
