@@ -67,6 +67,7 @@ std::string check_profile_references(const std::vector<scenario::Document>& docs
           const std::string path = ref.expr.substr(8);
           std::string missing;
           for (const auto& p : profiles) {
+            if (p.describes_url_binding()) continue;  // never a run's --profile
             bool applies = t.profiles.empty() ||
                            std::find(t.profiles.begin(), t.profiles.end(), p.name) != t.profiles.end();
             if (applies && !match::resolve(p.doc, path)) missing += (missing.empty() ? "" : ", ") + p.name;

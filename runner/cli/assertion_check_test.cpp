@@ -34,6 +34,10 @@ TEST(ProfileReferences, APathOneProfileLacksIsNamedWithThatProfile) {
   EXPECT_EQ(check_profile_references(one_test("", "{{profile.methods.only_p46}}"), profiles),
             "p.acts.yaml:13:24: error[schema]: {{profile.methods.only_p46}} in test 'T-1': profile stdio-json has no "
             "'methods.only_p46' (the test runs under it: x-profiles restricts a test to profiles)");
+  // A URL binding's profile is never a stdio run's --profile: a path it lacks is no problem.
+  Profile ws = profile("websocket", R"({"methods": {"get_task": "GetTask"}})");
+  ws.framing.kind = "websocket";
+  EXPECT_EQ(check_profile_references(one_test("", "{{profile.methods.only_p46}}"), {profiles[0], ws}), "");
   // A test restricted to p46 never runs under stdio-json.
   EXPECT_EQ(check_profile_references(one_test("        x-profiles: [p46]\n", "{{profile.methods.only_p46}}"), profiles),
             "");

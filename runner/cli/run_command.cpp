@@ -124,6 +124,12 @@ bool configure(const Options& o, engine::RunConfig& cfg) {
     std::cerr << core::terminal_text(profile.error().message) << "\n";
     return false;
   }
+  if (profile->describes_url_binding()) {
+    std::cerr << "a2a-conform: --profile " << core::terminal_line(profile->name) << " describes the "
+              << core::terminal_line(profile->framing.kind)
+              << " binding, not a stdio wire: give a stdio wire profile (p46, stdio-json; docs/stdio-json.md)\n";
+    return false;
+  }
   cfg.profile = *profile;
   cfg.suite_paths = o.paths;
   cfg.jobs = o.jobs;

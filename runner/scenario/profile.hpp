@@ -69,6 +69,12 @@ struct Profile {
   Timeouts timeouts;
   nlohmann::json doc;  // the whole file, for {{profile.<path>}}
 
+  // A profile of a URL binding (framing kind http or websocket, e.g.
+  // suites/profiles/websocket.yaml) documents that binding's rules; it is
+  // never the wire profile of a stdio run (--profile), so no stdio scenario
+  // runs under it.
+  bool describes_url_binding() const { return framing.kind == "http" || framing.kind == "websocket"; }
+
   // Value at a dot-path ("methods.get_task", "errors.parse"); nullopt if absent.
   std::optional<nlohmann::json> lookup(std::string_view path) const;
   // Method name of an operation ("get_task" -> "tasks/get"); "" if unknown.

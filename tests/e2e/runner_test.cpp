@@ -278,4 +278,15 @@ TEST(KnownFailures, ListedFailureIsXfailAndAStaleEntryIsXpass) {
   EXPECT_EQ(r2.exit_code, 0) << r2.out << r2.err;
 }
 
+// A URL binding's profile (suites/profiles/websocket.yaml) is no stdio wire:
+// a stdio run under it is refused before any agent starts.
+TEST(RunnerCheck, AUrlBindingProfileIsNotAStdioWire) {
+  auto r = run_command({kConform, "run", "--agent", kAgent, "--profile", "websocket",
+                        std::string(A2A_SOURCE_DIR) + "/suites/stdio"},
+                       30000);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--profile websocket describes the websocket binding, not a stdio wire"), std::string::npos)
+      << r.err;
+}
+
 }  // namespace e2e_runner
