@@ -99,7 +99,10 @@ Json probe(Session& s, WsConnection& c, const Json& spec) {
 StepOutcome upgrade(Session& s, const Json& spec, const std::string& step_id) {
   auto h = wsb::default_headers(s);
   if (spec.contains("headers")) {
-    for (const auto& [name, value] : spec["headers"].items()) {
+    for (const auto& item : spec["headers"].items()) {
+      // Not a structured binding: clang 14 (the sanitizer trees) cannot capture one in a lambda.
+      const std::string name = item.key();
+      const Json& value = item.value();
       auto same = [&](const auto& kv) { return transport::ws::iequals(kv.first, name); };
       h.erase(std::remove_if(h.begin(), h.end(), same), h.end());
       if (!value.is_null()) h.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
