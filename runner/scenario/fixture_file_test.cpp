@@ -37,7 +37,7 @@ TEST(FixtureFile, ADeviceAndAFolderAreNamed) {
   std::filesystem::create_directories(dir.path() / "folder");
   auto folder = load_document(dir.write("dir.acts.yaml", with_fixture("folder")));
   ASSERT_FALSE(folder.ok());
-  EXPECT_NE(folder.error().message.find("'folder' is a directory"), std::string::npos) << folder.error().message;
+  EXPECT_NE(folder.error().message.find("'folder' is a folder"), std::string::npos) << folder.error().message;
 }
 
 }  // namespace

@@ -54,6 +54,9 @@ class Diagnostics {
 // it is not a regular file (a FIFO, a device, a folder) or is larger than
 // limits.max_bytes (its size is read first).
 core::Expected<std::string> read_text_file(const std::filesystem::path& path, const LoadLimits& limits = {});
+// What a path that is not a regular file is, for messages: "a FIFO (named
+// pipe)", "a character device", "a folder", ... (yaml_text.cpp).
+std::string file_type_text(std::filesystem::file_type type);
 // Exactly one YAML document, else kParse (syntax, at yaml-cpp's mark made
 // 1-based; a scenario limit crossed, at the node that crossed it) or kSchema
 // (empty, several documents). The limits are checked on the parser's events

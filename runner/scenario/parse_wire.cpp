@@ -94,18 +94,6 @@ bool bytes_field(const MapReader& m, std::string_view key, const ParseContext& c
 
 namespace {
 
-std::string file_kind(std::filesystem::file_type t) {
-  using std::filesystem::file_type;
-  switch (t) {
-    case file_type::directory: return "a directory";
-    case file_type::fifo: return "a FIFO (named pipe)";
-    case file_type::character: return "a character device";
-    case file_type::block: return "a block device";
-    case file_type::socket: return "a socket";
-    default: return "of an unknown kind";
-  }
-}
-
 void read_fixture(const MapReader& f, const ParseContext& ctx, WireAction& w) {
   auto rel = f.string("file", true);
   if (!rel) return;
@@ -120,7 +108,7 @@ void read_fixture(const MapReader& f, const ParseContext& ctx, WireAction& w) {
   // Only a regular file is read: a FIFO or a device could block the loader
   // or never end.
   if (!std::filesystem::is_regular_file(st)) {
-    f.error("file", "x-send-bytes file '" + *rel + "' is " + file_kind(st.type()) +
+    f.error("file", "x-send-bytes file '" + *rel + "' is " + file_type_text(st.type()) +
                         ", not a regular file (" + path.generic_string() + ")");
     return;
   }

@@ -25,16 +25,6 @@ struct LimitHit {
   std::string message;
 };
 
-std::string not_regular(const fs::file_status& st) {
-  switch (st.type()) {
-    case fs::file_type::directory: return "a folder";
-    case fs::file_type::fifo: return "a FIFO (named pipe)";
-    case fs::file_type::character: return "a character device";
-    case fs::file_type::block: return "a block device";
-    case fs::file_type::socket: return "a socket";
-    default: return "not a regular file";
-  }
-}
 
 // What a finished node stands for once its aliases are expanded.
 struct Size {
@@ -159,13 +149,24 @@ std::string too_large(uint64_t size, uint64_t limit) {
 
 }  // namespace
 
+std::string file_type_text(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::directory: return "a folder";
+    case fs::file_type::fifo: return "a FIFO (named pipe)";
+    case fs::file_type::character: return "a character device";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::socket: return "a socket";
+    default: return "not a regular file";
+  }
+}
+
 core::Expected<std::string> read_text_file(const std::filesystem::path& path, const LoadLimits& limits) {
   std::error_code ec;
   const auto name = path.generic_string();
   const fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) return core::fail(core::ErrorKind::kNotFound, name + ": no such file");
   if (!fs::is_regular_file(st))
-    return core::fail(core::ErrorKind::kIo, name + ": is " + not_regular(st) + ", not a regular file");
+    return core::fail(core::ErrorKind::kIo, name + ": is " + file_type_text(st.type()) + ", not a regular file");
   const uintmax_t size = fs::file_size(path, ec);
   if (!ec && size > limits.max_bytes) return core::fail(core::ErrorKind::kIo, name + ":1:1: " + too_large(size, limits.max_bytes));
   std::ifstream in(path, std::ios::binary);
