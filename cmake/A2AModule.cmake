@@ -16,10 +16,7 @@ set(A2A_NO_UNITY_SOURCES
   reports/multi_html.cpp reports/multi_report.cpp reports/multi_report_test.cpp
   runner/bindings/a2a03/rest_v03.cpp
   peers/a2a-ref-agent/http_jsonrpc_v03.cpp peers/a2a-ref-agent/http_rest.cpp
-  peers/a2a-ref-client/http_answer.cpp peers/a2a-ref-client/cli_run_test.cpp peers/a2a-ref-client/router_test.cpp
-  # On their own so the batches stay as they were (e.g. stdio_lifecycle and
-  # stdio_process each have a kStderrSettle of their own).
-  runner/transport/startable.cpp runner/transport/startable_test.cpp runner/scenario/fixture_file_test.cpp)
+  peers/a2a-ref-client/http_answer.cpp peers/a2a-ref-client/cli_run_test.cpp peers/a2a-ref-client/router_test.cpp)
 
 function(a2a_module name dir)
   cmake_parse_arguments(M "" "EXCLUDE" "DEPS;TEST_DEPS" ${ARGN})

@@ -11,7 +11,7 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
@@ -44,7 +44,7 @@ ServiceParams merge_header_params(const ServiceParams& base, const std::vector<w
     }
     std::string name = lower(std::string_view(h.name).substr(kServiceParamHeaderPrefix.size()));
     std::string& joined = from_frame[name];
-    joined += (joined.empty() ? "" : ",") + std::string(trim(h.value));
+    joined += (joined.empty() ? "" : ",") + std::string(trim_blanks(h.value));
   }
   ServiceParams out = base;
   for (auto& [k, v] : from_frame) out[k] = std::move(v);

@@ -11,7 +11,7 @@
 namespace a2a::client {
 namespace {
 
-std::string excerpt(std::string_view body) { return core::escape_bytes(body, 200); }
+std::string body_excerpt(std::string_view body) { return core::escape_bytes(body, 200); }
 
 ClientError prefixed(const ClientError& e, const std::string& what) {
   ClientError out = e;
@@ -136,7 +136,7 @@ std::string Router::route_locked(std::string_view body) {
   }
   std::string why;
   std::optional<jsonrpc::Message> msg = jsonrpc::parse_message(body, &why);
-  if (!msg) return "dropped a frame that is not a JSON-RPC message (" + why + "): '" + excerpt(body) + "'";
+  if (!msg) return "dropped a frame that is not a JSON-RPC message (" + why + "): '" + body_excerpt(body) + "'";
   switch (msg->kind) {
     case jsonrpc::Kind::kResponse: return route_response(id_key(msg->id), false, msg->result);
     case jsonrpc::Kind::kError: return route_response(id_key(msg->id), true, msg->error);

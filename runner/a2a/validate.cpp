@@ -275,7 +275,7 @@ bool has_offset(std::string_view s) {
   return s.size() > 20 && (s.find('+', 19) != std::string_view::npos || s.rfind('-') > 10);
 }
 
-bool is_base64(std::string_view s) {
+bool base64_alphabet_only(std::string_view s) {
   size_t pad = 0;
   for (char c : s) {
     if (c == '=') {
@@ -387,7 +387,7 @@ class Validator {
       }
       if (!ok) add(p, "expected an integer, got " + kind_of(v) + " " + show(v), type_source(msg, f));
     } else if (t == "bytes") {
-      if (!v.is_string() || !is_base64(v.get<std::string>()))
+      if (!v.is_string() || !base64_alphabet_only(v.get<std::string>()))
         add(p, "expected a base64 string, got " + kind_of(v) + " " + show(v), type_source(msg, f));
     } else if (t == "google.protobuf.Timestamp") {
       timestamp(msg, f, v, p);

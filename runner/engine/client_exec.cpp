@@ -15,7 +15,7 @@ using scenario::WireActionType;
 
 namespace {
 
-int within(const Json& spec) {
+int client_within(const Json& spec) {
   return spec.is_object() && spec.contains("within_ms") && spec["within_ms"].is_number_integer()
              ? spec["within_ms"].get<int>() : 0;
 }
@@ -70,13 +70,13 @@ StepOutcome expect_output(Session& s, const Json& spec, const std::string& step_
   auto v = s.interpolate(spec);
   if (!v) return StepOutcome::error("x-expect-output: " + v.error().message);
   Json line;
-  auto o = next_output(s, within(*v), line);
+  auto o = next_output(s, client_within(*v), line);
   if (!o.ok()) return o;
   capture(s, step_id, "line", line);
   return from_match(match::match(line, (*v)["line"]), "client output line");
 }
 
-StepOutcome expect_exit(Session& s, const Json& spec) {
+StepOutcome client_expect_exit(Session& s, const Json& spec) {
   int ms = spec.is_object() ? spec.value("within_ms", s.profile().timeouts.exit_ms) : s.profile().timeouts.exit_ms;
   auto st = s.client->process->process().wait_exit(core::Deadline::after(s.scaled(ms)).min(s.deadline));
   if (!st) return missing(s, "the client did not exit within " + std::to_string(ms) + " ms");
@@ -150,7 +150,7 @@ StepOutcome auto_client_handshake(Session& s) {
 }
 
 StepOutcome expect_request_stdio(Session& s, const Json& v, const std::string& step_id) {
-  auto f = s.conn->take([](const InboxFrame&) { return true; }, s.step_deadline(within(v)));
+  auto f = s.conn->take([](const InboxFrame&) { return true; }, s.step_deadline(client_within(v)));
   if (!f) return missing(s, "the client sent no request" + (s.conn->why().empty() ? "" : " (" + s.conn->why() + ")"));
   if (!f->json || !f->json->is_object() || !f->json->contains("method"))
     return StepOutcome::fail("the client's frame is not a JSON-RPC request", "{\"method\":...}",
@@ -229,7 +229,7 @@ StepOutcome reply_http(Session& s, const WireAction& w, const Json& v);
 
 // x-expect-request and x-reply on a registered binding's scripted agent.
 StepOutcome expect_request_scripted(Session& s, const Json& v, const std::string& step_id) {
-  auto view = s.client->scripted->take(s.step_deadline(within(v)));
+  auto view = s.client->scripted->take(s.step_deadline(client_within(v)));
   if (!view) {
     auto st = s.client->process->process().poll_exit();
     std::string msg = "the client sent no request" + (st ? " (the client exited: " + st->str() + ")" : "");
@@ -258,7 +258,7 @@ std::optional<StepOutcome> run_client_wire(Session& s, const WireAction& w, cons
   switch (w.type) {
     case WireActionType::kClientOp: return client_op(s, w.spec);
     case WireActionType::kExpectOutput: return expect_output(s, w.spec, step_id);
-    case WireActionType::kExpectExit: return expect_exit(s, w.spec);
+    case WireActionType::kExpectExit: return client_expect_exit(s, w.spec);
     case WireActionType::kCloseStdin: s.client->process->close_input(); return StepOutcome::pass();
     case WireActionType::kSleep: case WireActionType::kExpectWebhook: return std::nullopt;
     case WireActionType::kOfferHandshake:

@@ -20,7 +20,7 @@ using scenario::Step;
 
 namespace {
 
-std::string lower(std::string s) {
+std::string lower_ascii(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
@@ -147,7 +147,7 @@ core::Expected<transport::HttpResponse> send_raw(Session& s, const Step& st, cor
 Json raw_root(const transport::HttpResponse& resp) {
   Json headers = Json::object();
   for (const auto& [k, v] : resp.headers) {
-    std::string name = lower(k);
+    std::string name = lower_ascii(k);
     headers[name] = headers.contains(name) ? headers[name].get<std::string>() + ", " + v : v;
   }
   Json body = resp.body.empty() ? Json() : jsonrpc::parse_json_or_discarded(resp.body);

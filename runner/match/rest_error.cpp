@@ -80,7 +80,7 @@ std::string name_of_reason(const std::string& reason) {
   return "";
 }
 
-struct Actual {
+struct RestActual {
   int status = 0;
   std::optional<std::string> reason;
   std::string describe() const {
@@ -92,7 +92,7 @@ struct Actual {
 };
 
 // Why `written` does not describe the actual error ("" when it does).
-std::string judge_name(const std::string& written, const Actual& a, const ErrorNames& names, std::string& err) {
+std::string rest_judge_name(const std::string& written, const RestActual& a, const ErrorNames& names, std::string& err) {
   auto spec = rest_error_spec(written, names);
   if (!spec) {
     err = "unknown error name '" + written + "' (no REST mapping)";
@@ -122,8 +122,8 @@ std::string judge_name(const std::string& written, const Actual& a, const ErrorN
 }
 
 // One alternative of an error_type / code assertion.
-std::string judge_one(const Json& want, const Actual& a, const ErrorNames& names, std::string& err) {
-  if (want.is_string()) return judge_name(want.get<std::string>(), a, names, err);
+std::string rest_judge_one(const Json& want, const RestActual& a, const ErrorNames& names, std::string& err) {
+  if (want.is_string()) return rest_judge_name(want.get<std::string>(), a, names, err);
   if (want.is_number_integer()) {
     int n = want.get<int>();
     if (n >= 100 && n <= 599)
@@ -133,16 +133,16 @@ std::string judge_one(const Json& want, const Actual& a, const ErrorNames& names
       err = "code " + std::to_string(n) + " has no error name, so no REST mapping";
       return "";
     }
-    return judge_name(name, a, names, err);
+    return rest_judge_name(name, a, names, err);
   }
   err = "on REST an error is named by an error name, an HTTP status or a JSON-RPC code, got " + compact(want);
   return "";
 }
 
-void check_rest_code(const Json& assertion, std::string_view key, const Actual& a, const ErrorNames& names,
+void check_rest_code(const Json& assertion, std::string_view key, const RestActual& a, const ErrorNames& names,
                      MatchResult& out) {
   detail::check_code_alternatives(
-      assertion, key, a.describe(), [&](const Json& alt, std::string& err) { return judge_one(alt, a, names, err); },
+      assertion, key, a.describe(), [&](const Json& alt, std::string& err) { return rest_judge_one(alt, a, names, err); },
       out);
 }
 
@@ -176,7 +176,7 @@ std::optional<RestErrorSpec> rest_error_spec(std::string_view written, const Err
 MatchResult match_rest_error(const Json& error, int http_status, const Json& expect, const ErrorNames& names) {
   MatchResult out;
   if (!detail::check_error_keys(error, expect, out)) return out;
-  Actual a{http_status, info_reason(error)};
+  RestActual a{http_status, info_reason(error)};
   if (auto it = expect.find("error_type"); it != expect.end()) {
     if (it->is_string() || it->is_number_integer()) check_rest_code(*it, "error_type", a, names, out);
     else out.add_error("expect_error.error_type", "must be an error name, got " + compact(*it));

@@ -119,7 +119,7 @@ void check_each(const Events& events, const Json& body, MatchResult& out) {
 constexpr std::array kStreamKeys{"min_count", "max_count", "timeout_ms", "ordering",
                                  "events",    "final_event", "each_event"};
 
-bool known_key(const std::string& key) {
+bool known_stream_key(const std::string& key) {
   if (key.starts_with("x-")) return true;
   for (std::string_view k : kStreamKeys) {
     if (k == key) return true;
@@ -181,7 +181,7 @@ MatchResult match_stream(const Events& events, const Json& spec) {
     return out;
   }
   for (const auto& [key, value] : spec.items()) {
-    if (!known_key(key)) out.add_error("expect_stream", "unknown key '" + key + "'");
+    if (!known_stream_key(key)) out.add_error("expect_stream", "unknown key '" + key + "'");
   }
   check_counts(events, spec, out);
   if (auto it = spec.find("events"); it != spec.end()) check_events(events, *it, out);

@@ -28,9 +28,9 @@ constexpr size_t kChunk = 64 * 1024;
 constexpr size_t kMaxRead = 4 * 1024 * 1024;  // one read_some never allocates more
 // After the child is gone its stderr reaches EOF almost at once, unless a
 // process outside its group holds the pipe; then the drain is cut off.
-constexpr core::Millis kStderrSettle{200};
+constexpr core::Millis kProcessStderrSettle{200};
 
-std::string errno_text(int err) { return ::strerror(err); }
+std::string os_error_text(int err) { return ::strerror(err); }
 
 void ignore_sigpipe_once() {
   // A write to a peer that has exited must surface as EPIPE, not kill us.
@@ -56,7 +56,7 @@ StdioProcess::Impl::~Impl() {
   stdin_fd.reset();
   stdout_fd.reset();
   if (drain.joinable()) {
-    wait_stderr_done(core::Deadline::after(kStderrSettle));
+    wait_stderr_done(core::Deadline::after(kProcessStderrSettle));
     uint64_t one = 1;
     if (stop_fd.get() >= 0) (void)!::write(stop_fd.get(), &one, sizeof one);
     drain.join();
@@ -118,7 +118,7 @@ bool StdioProcess::Impl::drain_stdout_once(size_t& drained) {
   }
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
   stdout_eof = true;
-  transcript.note(n == 0 ? "stdout EOF" : "stdout read failed: " + errno_text(errno));
+  transcript.note(n == 0 ? "stdout EOF" : "stdout read failed: " + os_error_text(errno));
   return false;
 }
 
@@ -140,7 +140,7 @@ core::Expected<std::unique_ptr<StdioProcess>> StdioProcess::spawn(const SpawnOpt
   if (!exe) return core::fail(exe.error());
   if (!opts.cwd.empty() && ::access(opts.cwd.c_str(), X_OK) != 0) {
     return core::fail(ErrorKind::kSpawn,
-                      "working directory '" + opts.cwd + "' is not usable: " + errno_text(errno));
+                      "working directory '" + opts.cwd + "' is not usable: " + os_error_text(errno));
   }
   auto in = detail::make_pipe();
   if (!in) return core::fail(in.error());
@@ -149,7 +149,7 @@ core::Expected<std::unique_ptr<StdioProcess>> StdioProcess::spawn(const SpawnOpt
   auto err = detail::make_pipe();
   if (!err) return core::fail(err.error());
   int stop = ::eventfd(0, EFD_CLOEXEC);
-  if (stop < 0) return core::fail(ErrorKind::kSpawn, "eventfd: " + errno_text(errno));
+  if (stop < 0) return core::fail(ErrorKind::kSpawn, "eventfd: " + os_error_text(errno));
 
   auto impl = std::make_unique<Impl>(opts);
   impl->stop_fd = detail::Fd(stop);
@@ -207,7 +207,7 @@ core::Expected<void> StdioProcess::write(std::string_view bytes, core::Deadline 
                         "peer closed its stdin (EPIPE) after " + progress() + " were written");
     }
     if (n < 0 && errno != EAGAIN) {
-      return core::fail(ErrorKind::kIo, "write to stdin: " + errno_text(errno));
+      return core::fail(ErrorKind::kIo, "write to stdin: " + os_error_text(errno));
     }
     pollfd p{m.stdin_fd.get(), POLLOUT, 0};
     int r = ::poll(&p, 1, deadline.poll_timeout_ms());
@@ -216,7 +216,7 @@ core::Expected<void> StdioProcess::write(std::string_view bytes, core::Deadline 
       return core::fail(ErrorKind::kTimeout, "write timed out after " + progress() +
                                                  ": the peer is not reading its stdin");
     }
-    if (r < 0 && errno != EINTR) return core::fail(ErrorKind::kIo, "poll stdin: " + errno_text(errno));
+    if (r < 0 && errno != EINTR) return core::fail(ErrorKind::kIo, "poll stdin: " + os_error_text(errno));
   }
   return {};
 }
@@ -247,7 +247,7 @@ ReadResult StdioProcess::read_some(core::Deadline deadline, size_t max_bytes) {
     if (errno == EINTR) continue;
     if (errno != EAGAIN) {
       result.status = ReadResult::Status::kError;
-      result.error = "read stdout: " + errno_text(errno);
+      result.error = "read stdout: " + os_error_text(errno);
       return result;
     }
     pollfd p{m.stdout_fd.get(), POLLIN, 0};
@@ -258,7 +258,7 @@ ReadResult StdioProcess::read_some(core::Deadline deadline, size_t max_bytes) {
     }
     if (r < 0 && errno != EINTR) {
       result.status = ReadResult::Status::kError;
-      result.error = "poll stdout: " + errno_text(errno);
+      result.error = "poll stdout: " + os_error_text(errno);
       return result;
     }
   }
