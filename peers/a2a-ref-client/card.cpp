@@ -39,6 +39,7 @@ std::optional<HttpBinding> binding_of(std::string_view protocol_binding) {
   if (protocol_binding == "JSONRPC") return HttpBinding::kJsonRpc;
   if (protocol_binding == "HTTP+JSON") return HttpBinding::kRest;
   if (protocol_binding == "GRPC") return HttpBinding::kGrpc;
+  if (protocol_binding == "WEBSOCKET") return HttpBinding::kWebSocket;
   return std::nullopt;
 }
 
@@ -57,18 +58,29 @@ std::string offered(const std::vector<CardInterface>& all) {
 }  // namespace
 
 std::string_view to_string(HttpBinding b) {
-  return b == HttpBinding::kRest ? "rest" : b == HttpBinding::kGrpc ? "grpc" : "jsonrpc";
+  switch (b) {
+    case HttpBinding::kRest: return "rest";
+    case HttpBinding::kGrpc: return "grpc";
+    case HttpBinding::kWebSocket: return "websocket";
+    default: return "jsonrpc";
+  }
 }
 
 std::optional<HttpBinding> binding_from_cli(std::string_view s) {
   if (s == "jsonrpc") return HttpBinding::kJsonRpc;
   if (s == "rest") return HttpBinding::kRest;
   if (s == "grpc") return HttpBinding::kGrpc;
+  if (s == "websocket") return HttpBinding::kWebSocket;
   return std::nullopt;
 }
 
 std::string_view protocol_binding_name(HttpBinding b) {
-  return b == HttpBinding::kRest ? "HTTP+JSON" : b == HttpBinding::kGrpc ? "GRPC" : "JSONRPC";
+  switch (b) {
+    case HttpBinding::kRest: return "HTTP+JSON";
+    case HttpBinding::kGrpc: return "GRPC";
+    case HttpBinding::kWebSocket: return "WEBSOCKET";
+    default: return "JSONRPC";
+  }
 }
 
 std::string SelectedInterface::describe(size_t count) const {
@@ -123,9 +135,10 @@ core::Expected<SelectedInterface> select_interface(const Json& card, std::option
     for (size_t i = 0; i < all->size(); ++i) {
       const CardInterface& c = (*all)[i];
       auto binding = binding_of(c.protocol_binding);
-      if (!binding) continue;
+      if (!binding || (*binding == HttpBinding::kWebSocket && !forced)) continue;
       if (forced ? *binding != *forced : (*binding == HttpBinding::kGrpc) != (pass == 2)) continue;
       if (*binding == HttpBinding::kGrpc && !grpc) continue;
+      if (*binding == HttpBinding::kWebSocket && c.url.rfind("ws://", 0) != 0) continue;
       usable_binding_seen = true;
       if (speaks_version(c.protocol_version) || fault_on("client-first-interface")) return SelectedInterface{*binding, c, i};
       if (!is_v0(c.protocol_version)) only_v0 = false;
@@ -138,6 +151,7 @@ core::Expected<SelectedInterface> select_interface(const Json& card, std::option
   std::string wanted = forced ? std::string(protocol_binding_name(*forced))
                               : grpc ? "JSONRPC, HTTP+JSON or GRPC" : "JSONRPC or HTTP+JSON";
   if (forced == HttpBinding::kGrpc && !grpc) wanted += " (this build has no gRPC binding)";
+  if (forced == HttpBinding::kWebSocket) wanted += " with a ws:// url";
   return core::fail(ErrorKind::kProtocol, "no usable interface: the card offers " + offered(*all) +
                                               "; this client needs " + wanted + " at version 1.0");
 }

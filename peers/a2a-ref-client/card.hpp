@@ -20,12 +20,13 @@ namespace a2a::client {
 using Json = nlohmann::json;
 
 // The bindings reached through a card fetched over HTTP (the name is older
-// than kGrpc: a gRPC agent's card is served over HTTP too, spec §8.2).
-enum class HttpBinding { kJsonRpc, kRest, kGrpc };
+// than kGrpc and kWebSocket: their agents' cards are served over HTTP too).
+// kWebSocket is a2a-rust's binding (docs/websocket.md), used only when forced.
+enum class HttpBinding { kJsonRpc, kRest, kGrpc, kWebSocket };
 
-std::string_view to_string(HttpBinding b);                       // "jsonrpc" | "rest" | "grpc"
-std::optional<HttpBinding> binding_from_cli(std::string_view s);  // "jsonrpc" | "rest" | "grpc"
-std::string_view protocol_binding_name(HttpBinding b);           // "JSONRPC" | "HTTP+JSON" | "GRPC"
+std::string_view to_string(HttpBinding b);                       // "jsonrpc" | "rest" | "grpc" | "websocket"
+std::optional<HttpBinding> binding_from_cli(std::string_view s);  // the same names
+std::string_view protocol_binding_name(HttpBinding b);           // "JSONRPC" | "HTTP+JSON" | "GRPC" | "WEBSOCKET"
 
 // One supportedInterfaces entry (or one synthesised from a 0.3 card).
 struct CardInterface {
@@ -61,7 +62,9 @@ core::Expected<std::vector<CardInterface>> card_interfaces(const Json& card);
 // only when a non-empty string. GRPC entries count only when `grpc` (a build
 // with the gRPC binding): forced with kGrpc, or, with no forced binding, when
 // no JSONRPC / HTTP+JSON entry fits (the first GRPC 1.0 entry in card order),
-// so a card that offers an HTTP binding is read as before. kProtocol errors:
+// so a card that offers an HTTP binding is read as before. WEBSOCKET entries
+// count only when forced with kWebSocket (a2a-rust's extension is never
+// picked by default), and only with a ws:// url. kProtocol errors:
 // "agent speaks A2A 0.3 only; not supported yet" when every candidate of a
 // usable binding is 0.x, else "no usable interface" with what was offered.
 core::Expected<SelectedInterface> select_interface(const Json& card, std::optional<HttpBinding> forced,

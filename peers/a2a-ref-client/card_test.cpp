@@ -102,6 +102,18 @@ const std::vector<SelectCase> kCases = {
     {"GrpcOnlyZeroThreeIsRefusedAsZeroThree",
      R"({"supportedInterfaces":[{"url":"h:2","protocolBinding":"GRPC","protocolVersion":"0.3"}]})",
      std::nullopt, "A2A 0.3 only", 0, HttpBinding::kGrpc, "", std::nullopt, true},
+    {"WebSocketIsNeverTakenUnforced",
+     R"({"supportedInterfaces":[{"url":"ws://h:3","protocolBinding":"WEBSOCKET","protocolVersion":"1.0"},
+                                {"url":"http://h/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]})",
+     std::nullopt, "", 1, HttpBinding::kJsonRpc, "http://h/", std::nullopt, true},
+    {"ForcedWebSocketTakesTheFirstWsUrlAtOneDotZero",
+     R"({"supportedInterfaces":[{"url":"wss://h:4","protocolBinding":"WEBSOCKET","protocolVersion":"1.0"},
+                                {"url":"ws://h:5","protocolBinding":"WEBSOCKET","protocolVersion":"0.3"},
+                                {"url":"ws://h:3","protocolBinding":"WEBSOCKET","protocolVersion":"1.0"}]})",
+     HttpBinding::kWebSocket, "", 2, HttpBinding::kWebSocket, "ws://h:3", std::nullopt},
+    {"ForcedWebSocketWithOnlyWssSaysWhy",
+     R"({"supportedInterfaces":[{"url":"wss://h:4","protocolBinding":"WEBSOCKET","protocolVersion":"1.0"}]})",
+     HttpBinding::kWebSocket, "WEBSOCKET with a ws:// url", 0, HttpBinding::kWebSocket, "", std::nullopt},
 };
 
 class SelectInterface : public ::testing::TestWithParam<SelectCase> {};

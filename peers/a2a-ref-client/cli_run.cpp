@@ -9,6 +9,7 @@
 #include "peers/a2a-ref-client/http_session.hpp"
 #include "peers/a2a-ref-client/script.hpp"
 #include "peers/a2a-ref-client/session.hpp"
+#include "peers/a2a-ref-client/ws_session.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/jsonrpc/message.hpp"
 
@@ -211,6 +212,13 @@ core::Expected<std::unique_ptr<Session>> open_network_session(const transport::U
   auto all = card_interfaces(*card);
   description = chosen->describe(all ? all->size() : 0) + " (binding " + std::string(to_string(chosen->binding)) + ")";
   if (chosen->binding == HttpBinding::kGrpc) return c.grpc(*chosen, GrpcSessionSetup{c.bearer_token, o.transcript});
+  if (chosen->binding == HttpBinding::kWebSocket) {
+    // One connection for the whole run, opened within one operation's timeout.
+    auto ws = WsSession::create(*chosen, WsSessionOptions{c.bearer_token, o.transcript},
+                                core::Deadline::after(c.timeout));
+    if (!ws) return core::fail(ws.error());
+    return std::unique_ptr<Session>(std::move(*ws));
+  }
   auto http = HttpSession::create(*chosen, o);
   if (!http) return core::fail(http.error());
   return std::unique_ptr<Session>(std::move(*http));
@@ -224,7 +232,7 @@ int run_http(const CliConfig& c, std::istream& script, Printer& p) {
   }
   std::optional<HttpBinding> forced;
   if (!c.binding.empty() && !(forced = binding_from_cli(c.binding))) {
-    p.error("--binding '" + c.binding + "': expected jsonrpc, rest or grpc");
+    p.error("--binding '" + c.binding + "': expected jsonrpc, rest, grpc or websocket");
     return kExitUsage;
   }
   if (forced == HttpBinding::kGrpc && !c.grpc) {

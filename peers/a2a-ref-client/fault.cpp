@@ -40,6 +40,7 @@ const std::vector<FaultInfo>& known_faults() {
       {"client-crash-on-heartbeat", "stdio-json: exit 70 on a heartbeat frame (spec 4)"},
       {"client-exact-protocol-version", "stdio-json: reject a handshake protocolVersion other than exactly 1.0 (a newer minor must be accepted, spec 4)"},
       {"client-grpc-first-message-only", "over gRPC, end a stream after its first message (the rest is dropped)"},
+      {"client-ws-ignore-completion", "over WebSocket, print the completion frame {\"status\":\"stream_complete\"} as an event and wait on"},
       {"client-no-cancel-stream", "stdio-json: abandon a stream at its deadline without sending cancelStream (spec 4)"},
   };
   return kFaults;

@@ -39,6 +39,11 @@ Give exactly one of:
                that interface's url, carry its tenant (JSON-RPC params.tenant,
                REST "/{tenant}" path prefix) and the header A2A-Version: 1.0.
                A 0.3-only card is refused. -v names the chosen interface.
+               --binding websocket takes the card's first WEBSOCKET 1.0
+               interface with a ws:// url (a2a-rust's binding, never picked
+               by default): one connection, A2A-Version: 1.0 and --bearer on
+               its upgrade, JSON-RPC 2.0 in text frames matched by id, a
+               stream read to {"status":"stream_complete"} or an error frame.
 Then it runs one operation (or a script of many) and prints one JSON line per
 result on stdout, the same on every binding:
   {"op":"send","result":{...}}        unary result (REST: empty 2xx body = null)
@@ -175,8 +180,8 @@ void add_global_options(CLI::App& app, CliConfig& c, long long& timeout_ms, long
                         std::vector<std::string>& env, std::string& profile) {
   app.add_option("--agent", c.agent, "stdio: agent command line, e.g. \"./a2a-ref-agent --flag x\" (split like a shell, no expansion; default $A2A_AGENT)");
   app.add_option("--url", c.url, "HTTP: the agent's base URL; its card is fetched from URL/.well-known/agent-card.json");
-  app.add_option("--binding", c.binding, "With --url: use the card's first 1.0 interface of this binding (jsonrpc, rest, grpc) instead of the first usable one")
-      ->check(CLI::IsMember({"jsonrpc", "rest", "grpc"}));
+  app.add_option("--binding", c.binding, "With --url: use the card's first 1.0 interface of this binding (jsonrpc, rest, grpc, websocket) instead of the first usable one")
+      ->check(CLI::IsMember({"jsonrpc", "rest", "grpc", "websocket"}));
   app.add_flag("--insecure", c.insecure, "With an https --url: do not verify the server certificate");
   app.add_option("--bearer", c.bearer_token,
                  "With --url: send 'Authorization: Bearer TOKEN' on every call (GetExtendedAgentCard requires "

@@ -172,8 +172,8 @@ CLI::App* add_client_command(CLI::App& app, Options& o) {
                  "combined reports and targets/N-NAME/ per client)")
       ->required()
       ->allow_extra_args(false);
-  cl->add_option("--binding", o.client_binding, "stdio, jsonrpc, rest or grpc (builds with the gRPC binding)")
-      ->check(CLI::IsMember({"stdio", "jsonrpc", "rest", "grpc"}))->capture_default_str();
+  cl->add_option("--binding", o.client_binding, "stdio, jsonrpc, rest, grpc (builds with the gRPC binding) or websocket")
+      ->check(CLI::IsMember({"stdio", "jsonrpc", "rest", "grpc", "websocket"}))->capture_default_str();
   cl->add_option("--agent-double", o.agent_double, "Path of a2a-agent-double (default: beside a2a-conform)");
   cl->add_option("--profile", o.profile,
                  "Stdio wire profile the agent double speaks: p46 or stdio-json (a name in suites/profiles or a YAML file)")

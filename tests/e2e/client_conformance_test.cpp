@@ -79,6 +79,14 @@ TEST(ClientConformance, RefClientPassesEveryGrpcClientScenario) {
 }
 #endif
 
+// a2a-rust's WebSocket binding: the scripted WebSocket agent (no gRPC needed).
+TEST(ClientConformance, RefClientPassesEveryWebSocketClientScenario) {
+  auto r = run_client_suite("websocket", kSuites + "/websocket.acts.yaml", "self");
+  EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
+  expect_all_pass(r.report, 5);
+  EXPECT_EQ(count_skips(r.report, ""), 0u);
+}
+
 TEST(ClientConformance, OfficialClientParsingTestsPassOrSkipWithAReason) {
   auto r = run_client_suite("stdio", std::string(A2A_SHARED_DIR) + "/acts/client-parsing.acts.yaml", "acts");
   ASSERT_TRUE(r.report.is_object()) << r.cmd.out << r.cmd.err;

@@ -7,6 +7,7 @@
 #include "runner/bindings/http/http_exchange.hpp"
 #include "runner/bindings/websocket/websocket_state.hpp"
 #include "runner/bindings/websocket/websocket_steps.hpp"
+#include "runner/bindings/websocket/ws_scripted_agent.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"
@@ -236,6 +237,7 @@ engine::OperationBinding websocket_operation_binding() {
   };
   b.call = ws_call;
   b.wire_step = websocket_step;
+  b.scripted_agent = start_ws_scripted_agent;
   return b;
 }
 
