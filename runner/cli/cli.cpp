@@ -93,7 +93,7 @@ CLI::App* add_run_command(CLI::App& app, Options& o) {
   run->add_option("--a2a-version", o.a2a_version, "With --url: the A2A version to test the interfaces as, 0.3 or 1.0 (default: each interface's protocolVersion in the card; a 0.3 interface runs under the 0.3 profile and reports as jsonrpc@0.3 / rest@0.3). Interfaces of the other version are left out, and a binding the card offers only in the other version (or without a card, --url itself) is tested as this one")
       ->check(CLI::IsMember({"0.3", "1.0"}))
       ->allow_extra_args(false);
-  run->add_flag("--insecure", o.insecure, "With an https --url: do not verify TLS certificates");
+  run->add_flag("--insecure", o.insecure, "With an https or wss --url (or card interface): do not verify TLS certificates");
   add_var_flag(run, o);
   run->add_option("--header", o.headers,
                   "With --url: 'Name: value' sent with every abstract operation, e.g. credentials: "

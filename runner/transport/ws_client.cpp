@@ -22,6 +22,7 @@
 #include "runner/core/escape.hpp"
 #include "runner/transport/url.hpp"
 #include "runner/transport/ws_codec.hpp"
+#include "runner/transport/ws_tls.hpp"
 
 namespace a2a::transport {
 
@@ -238,6 +239,7 @@ bool clean_header_text(std::string_view s) {
 struct WsConnection::Impl {
   static constexpr size_t kMaxPongs = 16;
   int fd = -1;
+  std::unique_ptr<WsTls> tls;  // wss://: every byte goes through it
   WsOptions opt;
   ws::FrameParser parser;
   std::thread reader;
@@ -260,7 +262,15 @@ struct WsConnection::Impl {
 
   Impl(int socket, WsOptions o) : fd(socket), opt(std::move(o)), parser(ws::ParserOptions{false, opt.max_message}) {}
   ~Impl() {
+    tls.reset();  // before the socket it uses
     if (fd >= 0) ::close(fd);
+  }
+
+  core::Expected<void> write_all(std::string_view data, core::Deadline deadline) {
+    return tls ? tls->write_all(data, deadline) : wsio::write_all(fd, data, deadline);
+  }
+  core::Expected<size_t> read_some(std::string& out, size_t max, core::Deadline deadline) {
+    return tls ? tls->read_some(out, max, deadline) : wsio::read_some(fd, out, max, deadline);
   }
 
   void finish(std::string why) {
@@ -298,7 +308,7 @@ struct WsConnection::Impl {
       return core::fail(core::ErrorKind::kTimeout, what + ": another write did not finish before the deadline");
     if (closed()) return core::fail(core::ErrorKind::kBrokenPipe, what + ": the connection is closed (" + why() + ")");
     if (op == ws::Opcode::kClose) close_sent = true;
-    auto w = wsio::write_all(fd, frame, deadline);
+    auto w = write_all(frame, deadline);
     if (w) return {};
     if (w.error().kind == core::ErrorKind::kTimeout) {
       finish(what + " did not complete before the deadline");
@@ -397,6 +407,7 @@ struct WsConnection::Impl {
     if (!leftover.empty() && !consume(leftover)) return;
     leftover.clear();
     std::string buf(wsio::kReadChunk, '\0');
+    if (tls) return read_loop_tls(buf);
     for (;;) {  // ends at EOF, an error, a close frame, or shutdown() by close()
       ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
       if (n > 0) {
@@ -420,6 +431,20 @@ struct WsConnection::Impl {
       return;
     }
   }
+
+  void read_loop_tls(std::string& buf) {
+    for (;;) {  // ends at EOF, an error, a close frame, or shutdown() by close()
+      auto n = tls->read_blocking(buf.data(), buf.size());
+      if (n && *n > 0) {
+        if (!consume(std::string_view(buf.data(), *n))) return;
+        continue;
+      }
+      if (runner_closing) finish("the connection was closed by the runner");
+      else if (n) finish("the peer closed the TLS connection without a WebSocket close frame (end of stream)");
+      else finish("the connection failed: " + n.error().message);
+      return;
+    }
+  }
 };
 
 WsConnection::WsConnection(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -430,9 +455,6 @@ core::Expected<std::unique_ptr<WsConnection>> WsConnection::connect(const std::s
                                                                    core::Deadline deadline, WsRefusal* refusal) {
   auto u = WsUrl::parse(url);
   if (!u) return core::fail(u.error());
-  if (u->tls)
-    return core::fail(core::ErrorKind::kInvalidArgument,
-                      url + ": wss:// (WebSocket over TLS) is not supported by this runner yet (docs/websocket.md)");
   if (deadline.is_never()) deadline = core::Deadline::after(core::Millis(30000));
   if (deadline.expired()) return core::fail(core::ErrorKind::kTimeout, "no time left to connect to " + url);
   // The upgrade request (§4.1): the defaults, each replaced by a header of the same name in `options`.
@@ -460,20 +482,28 @@ core::Expected<std::unique_ptr<WsConnection>> WsConnection::connect(const std::s
   auto fd = wsio::connect_tcp(*u, url, deadline);
   if (!fd) return core::fail(fd.error());
   auto impl = std::make_unique<Impl>(*fd, std::move(options));
-  int s = *fd;
+  if (u->tls) {
+    auto t = WsTls::handshake(*fd, u->host, impl->opt.insecure_tls, deadline);
+    if (!t) {
+      if (t.error().kind == core::ErrorKind::kTimeout)
+        return core::fail(core::ErrorKind::kTimeout, url + ": " + t.error().message);
+      return core::fail(core::ErrorKind::kIo, url + ": " + t.error().message);
+    }
+    impl->tls = std::move(*t);
+  }
   auto upgrade_failed = [&](const core::Error& e) {
     if (e.kind == core::ErrorKind::kTimeout)
       return core::fail(core::ErrorKind::kTimeout, url + ": the WebSocket upgrade did not complete before the deadline");
     return core::fail(core::ErrorKind::kIo, url + ": the WebSocket upgrade failed: " + e.message);
   };
-  if (auto w = wsio::write_all(s, req, deadline); !w) return upgrade_failed(w.error());
+  if (auto w = impl->write_all(req, deadline); !w) return upgrade_failed(w.error());
   std::string in;
   size_t end = std::string::npos;
   while ((end = in.find("\r\n\r\n")) == std::string::npos) {  // bounded by kMaxUpgradeAnswer and the deadline
     if (in.size() >= wsio::kMaxUpgradeAnswer)
       return core::fail(core::ErrorKind::kProtocol, url + ": the upgrade answer's header is over " +
                                                         std::to_string(wsio::kMaxUpgradeAnswer >> 10) + " KiB");
-    auto n = wsio::read_some(s, in, wsio::kMaxUpgradeAnswer - in.size(), deadline);
+    auto n = impl->read_some(in, wsio::kMaxUpgradeAnswer - in.size(), deadline);
     if (!n) return upgrade_failed(n.error());
     if (*n == 0)
       return core::fail(core::ErrorKind::kIo, url + ": the WebSocket upgrade failed: the peer closed the connection after " +
@@ -499,7 +529,7 @@ core::Expected<std::unique_ptr<WsConnection>> WsConnection::connect(const std::s
       return chunked && (rest.rfind("0\r\n", 0) == 0 || rest.find("\r\n0\r\n") != std::string::npos);
     };
     while (rest.size() < want && !last_chunk()) {  // bounded by `want` and the deadline
-      auto n = wsio::read_some(s, rest, want - rest.size(), deadline);
+      auto n = impl->read_some(rest, want - rest.size(), deadline);
       if (!n || *n == 0) break;
     }
     if (rest.size() > want) rest.resize(want);

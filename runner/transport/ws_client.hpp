@@ -2,8 +2,8 @@
 // frame the peer sends, in order, in a bounded inbox that callers take from
 // by predicate (requests multiplexed by id on one connection), writes text or
 // binary frames, and bounds every wait by a deadline. The peer's upgrade
-// refusal (status and body) is kept for the caller to judge. Plain ws:// only
-// (wss:// is refused with a message). POSIX sockets and the frames of
+// refusal (status and body) is kept for the caller to judge. ws:// and
+// wss:// (TLS through ws_tls.hpp). POSIX sockets and the frames of
 // ws_codec.hpp; one reader thread per connection.
 // docs/websocket.md.
 #pragma once
@@ -41,6 +41,7 @@ struct WsOptions {
   size_t max_message = 16u << 20;     // a larger message from the peer ends the connection
   size_t max_inbox_bytes = 64u << 20;  // frames kept but not yet taken
   size_t max_inbox_frames = 100000;
+  bool insecure_tls = false;  // wss:// only: do not verify the certificate (--insecure)
 };
 
 // The upgrade answer when the peer declined (status != 101).

@@ -27,6 +27,7 @@ std::shared_ptr<transport::WsConnection> connection(engine::Session& s, core::De
   if (!st->conn && st->failed.empty()) {
     transport::WsOptions o;
     o.headers = default_headers(s);
+    o.insecure_tls = s.config->insecure_tls;
     if (s.transcript) s.transcript->note("WebSocket upgrade to " + s.target->url + " (A2A-Version " + s.a2a_version() + ")");
     auto c = transport::WsConnection::connect(s.target->url, std::move(o), d);
     if (c) st->conn = std::shared_ptr<transport::WsConnection>(std::move(*c));

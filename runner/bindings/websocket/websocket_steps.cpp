@@ -114,6 +114,7 @@ StepOutcome upgrade(Session& s, const Json& spec, const std::string& step_id) {
   if (s.transcript) s.transcript->note("WebSocket upgrade to " + url + " with " + (shown.empty() ? "no extra headers" : shown));
   transport::WsOptions o;
   o.headers = std::move(h);
+  o.insecure_tls = s.config->insecure_tls;
   transport::WsRefusal refusal;
   auto c = WsConnection::connect(url, std::move(o), s.step_deadline(), &refusal);
   Json result = Json::object();
