@@ -11,7 +11,5 @@ namespace a2a::bundle {
 
 // {os, kernel, machine, hostname (when include_hostname), cpus}.
 nlohmann::json environment_facts(bool include_hostname);
-// RFC 3339 UTC, seconds: "2026-11-27T09:30:00Z".
-std::string utc_now();
 
 }  // namespace a2a::bundle

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "reports/console.hpp"
-#include "runner/bundle/environment.hpp"
+#include "reports/json_report.hpp"
 #include "runner/cli/bundle.hpp"
 #include "runner/engine/call_log.hpp"
 #include "runner/engine/binding_registry.hpp"
@@ -287,7 +287,7 @@ int execute(const Options& o, const engine::RunConfig& cfg, const SelectedTests&
   auto who = describe_target(o, cfg);
   console.on_target(who.role, who.profile, who.target);
   std::cout << core::terminal_text(log);
-  std::string started_at = bundle::utc_now();
+  std::string started_at = reports::utc_now_rfc3339();
   auto run = run_target(o, cfg, tests, console);
   stamp_shard(run, sel);
   if (auto w = write_reports(o, run); !w) {
@@ -297,7 +297,7 @@ int execute(const Options& o, const engine::RunConfig& cfg, const SelectedTests&
   }
   console.finish(run);
   if (!o.bundle_dir.empty()) {
-    auto digest = write_bundle(BundleRun{o, cfg, sel, run, started_at, bundle::utc_now()});
+    auto digest = write_bundle(BundleRun{o, cfg, sel, run, started_at, reports::utc_now_rfc3339()});
     if (!digest) {
       std::cerr << "a2a-conform: writing the bundle failed: " << core::terminal_text(digest.error().message) << "\n";
       return kExitUsage;
