@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "runner/core/escape.hpp"
+#include "runner/core/ascii.hpp"
 #include "runner/engine/client_exec.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/match/assert.hpp"
@@ -13,15 +14,10 @@ namespace a2a::engine {
 
 namespace {
 
-std::string lower(std::string t) {
-  for (auto& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return t;
-}
-
 // What the assertions of x-expect-request see over HTTP.
 Json request_view(const transport::ServerRequest& r, const std::string& binding) {
   Json headers = Json::object();
-  for (const auto& [k, v] : r.headers) headers[lower(k)] = v;
+  for (const auto& [k, v] : r.headers) headers[core::ascii_lower(k)] = v;
   Json body = jsonrpc::parse_json_or_discarded(r.body);
   Json view = {{"verb", r.method}, {"path", r.path()}, {"headers", headers},
                {"body", body.is_discarded() ? Json(r.body) : body}};

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "runner/core/ascii.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/engine/discovery.hpp"
 #include "runner/engine/operations.hpp"
@@ -19,11 +20,6 @@ namespace a2a::engine {
 using scenario::Step;
 
 namespace {
-
-std::string lower_ascii(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string text_of(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
@@ -147,7 +143,7 @@ core::Expected<transport::HttpResponse> send_raw(Session& s, const Step& st, cor
 Json raw_root(const transport::HttpResponse& resp) {
   Json headers = Json::object();
   for (const auto& [k, v] : resp.headers) {
-    std::string name = lower_ascii(k);
+    std::string name = core::ascii_lower(k);
     headers[name] = headers.contains(name) ? headers[name].get<std::string>() + ", " + v : v;
   }
   Json body = resp.body.empty() ? Json() : jsonrpc::parse_json_or_discarded(resp.body);

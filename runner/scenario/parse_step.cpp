@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "runner/scenario/parser.hpp"
+#include "runner/core/ascii.hpp"
 #include "runner/scenario/until.hpp"
 #include "runner/scenario/yaml_json.hpp"
 
@@ -79,11 +80,6 @@ constexpr std::string_view kCollections[] = {"any", "all", "none"};
 constexpr std::string_view kExpectKeys[] = {"status", "body"};
 constexpr std::string_view kRawExpectKeys[] = {"status", "body", "headers"};
 constexpr std::string_view kClientResponseKeys[] = {"operation", "wire_payload"};
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool contains(Keys keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -315,7 +311,7 @@ std::optional<Json> parse_expect(const YAML::Node& node, const std::string& owne
       if (!e.expect_map("headers")) continue;
       Json h = Json::object();
       const Json written = e.json("headers");
-      for (const auto& [name, v] : written.items()) h[lower(name)] = v;
+      for (const auto& [name, v] : written.items()) h[core::ascii_lower(name)] = v;
       out["headers"] = std::move(h);
     } else if (has_body || edit_distance(key, "body") <= 1 || edit_distance(key, "status") <= 1) {
       d.error(e.key_where(key), "unknown key '" + key + "' in " + e.context() +

@@ -2,6 +2,7 @@
 // is wrong, because the URL usually comes from an agent card or a config file
 // the user has to fix.
 #include "runner/transport/url.hpp"
+#include "runner/core/ascii.hpp"
 
 #include <arpa/inet.h>
 
@@ -14,12 +15,6 @@ namespace {
 
 core::Unexpected bad(std::string_view text, const std::string& why) {
   return core::fail(core::ErrorKind::kInvalidArgument, "URL '" + std::string(text) + "': " + why);
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 uint16_t default_port(std::string_view scheme) { return scheme == "https" ? 443 : 80; }
@@ -70,7 +65,7 @@ core::Expected<bool> parse_authority(std::string_view text, std::string_view aut
     for (char c : host)
       if (!is_unreserved(c)) return bad(text, "host '" + std::string(host) + "' contains '" + c + "'");
   }
-  url.host = lower(host);
+  url.host = core::ascii_lower(host);
   auto p = parse_port(text, has_port ? port : std::string_view{}, url.scheme);
   if (!p) return core::fail(p.error());
   url.port = *p;
@@ -88,7 +83,7 @@ core::Expected<Url> Url::parse(std::string_view text) {
   size_t sep = text.find("://");
   if (sep == std::string_view::npos) return bad(text, "missing scheme (expected http:// or https://)");
   Url url;
-  url.scheme = lower(text.substr(0, sep));
+  url.scheme = core::ascii_lower(text.substr(0, sep));
   if (url.scheme != "http" && url.scheme != "https") return bad(text, "scheme must be http or https");
   if (text.find('#') != std::string_view::npos) return bad(text, "a fragment (#...) is not allowed");
   std::string_view rest = text.substr(sep + 3);

@@ -17,6 +17,7 @@
 #include <grpcpp/support/sync_stream.h>
 
 #include "runner/bindings/grpc/grpc_scripted_agent.hpp"
+#include "runner/core/ascii.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/bindings/http/http_exchange.hpp"
 #include "runner/engine/session.hpp"
@@ -58,11 +59,6 @@ core::Expected<GrpcState*> state_of(Session& s) {
   st->authority = target->authority;
   s.binding_state = st;
   return st.get();
-}
-
-std::string lower(std::string v) {
-  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return v;
 }
 
 void add_violation(OpResult& r, std::string what) { r.violations.push_back(std::move(what)); }
@@ -187,10 +183,10 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + call_deadline.remaining());
   std::map<std::string, std::optional<std::string>> md = {{"a2a-version", s.a2a_version()}};
-  for (const auto& [k, v] : s.config->http_headers) md[lower(k)] = v;
+  for (const auto& [k, v] : s.config->http_headers) md[core::ascii_lower(k)] = v;
   if (opts.contains("metadata"))
     for (const auto& [k, v] : opts["metadata"].items())
-      md[lower(k)] = v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
+      md[core::ascii_lower(k)] = v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
   for (const auto& [k, v] : md)
     if (v) ctx.AddMetadata(k, *v);
   r.request_id = path;

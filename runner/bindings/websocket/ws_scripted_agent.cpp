@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "runner/core/ascii.hpp"
 #include "runner/engine/client_http.hpp"
 #include "runner/jsonrpc/message.hpp"
 #include "runner/transport/transcript.hpp"
@@ -27,11 +28,6 @@ namespace ws = transport::ws;
 constexpr size_t kMaxUpgradeBytes = 16 * 1024;
 constexpr size_t kMaxRequests = 1000;  // unread requests kept while a scenario runs
 constexpr int kPollMs = 50;
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The upgrade request's path and headers (names lower-cased); nullopt when
 // it is not a GET with a Sec-WebSocket-Key.
@@ -54,7 +50,7 @@ std::optional<Upgrade> parse_upgrade(const std::string& head) {
     at = end + 2;
     size_t colon = h.find(':');
     if (colon == std::string::npos) continue;
-    std::string name = lower(h.substr(0, colon));
+    std::string name = core::ascii_lower(h.substr(0, colon));
     std::string value(ws::trim(std::string_view(h).substr(colon + 1)));
     u.headers[name] = value;
     if (name == "sec-websocket-key") u.key = value;
