@@ -223,6 +223,19 @@ TEST(ClassifyIncoming, ParseErrorReasonStaysShortForHugeBodies) {
   EXPECT_LT(dump(*in.reply).size(), 400u);
 }
 
+// Found by fuzz_jsonrpc in CI (stop 25): a long "jsonrpc" value was quoted
+// whole in the reason and the reply.
+TEST(ClassifyIncoming, WrongVersionReasonQuotesALongValueCut) {
+  const std::string body = R"({"id":1,"method":"m","jsonrpc":")" + std::string(4000, 'v') + "\"}";
+  Incoming in = classify_incoming(body);
+  ASSERT_TRUE(in.reply.has_value());
+  EXPECT_EQ(in.reply->at("error").at("code"), kInvalidRequest);
+  EXPECT_EQ(in.reply->at("id"), 1);
+  EXPECT_NE(in.reason.find("\"jsonrpc\" must be \"2.0\", got \"vvv"), std::string::npos) << in.reason;
+  EXPECT_LT(in.reason.size(), 300u);
+  EXPECT_LT(dump(*in.reply).size(), 400u);
+}
+
 TEST(ClassifyIncoming, DispatchedRequestCarriesMethodParamsAndRaw) {
   Incoming in = classify_incoming(R"({"jsonrpc":"2.0","id":"r","method":"message/send","params":{"a":1},"z":0})");
   ASSERT_TRUE(in.message.has_value());

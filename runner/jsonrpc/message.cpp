@@ -74,6 +74,15 @@ std::optional<Json> parse_document(std::string_view body, std::string& why) {
   }
 }
 
+// A value from the body quoted in a reason, cut like parse errors are: a
+// 4 KiB "jsonrpc" string must not come back whole in the reply.
+std::string quoted(const Json& j) {
+  std::string text = dump(j);
+  if (text.size() <= kMaxReason) return text;
+  text.resize(kMaxReason);
+  return text + "...";  // a cut UTF-8 sequence is replaced by dump() on the wire
+}
+
 // Type words for reasons; "fractional number" makes the J11 case readable.
 std::string describe(const Json& j) {
   if (j.is_number_float()) return "fractional number";
@@ -117,7 +126,7 @@ Incoming dispatch(Kind kind, Json doc) {
 std::string envelope_problem(const Json& doc, bool check_version) {
   auto version = doc.find("jsonrpc");
   if (version == doc.end()) return "missing \"jsonrpc\" member";
-  if (check_version && *version != "2.0") return "\"jsonrpc\" must be \"2.0\", got " + dump(*version);
+  if (check_version && *version != "2.0") return "\"jsonrpc\" must be \"2.0\", got " + quoted(*version);
   auto method = doc.find("method");
   if (method == doc.end()) return "missing \"method\" member";
   if (!method->is_string()) return "\"method\" must be a string, got " + describe(*method);
