@@ -16,6 +16,7 @@
 #include "runner/core/interrupt.hpp"
 #include "runner/engine/scenario_runner.hpp"
 #include "runner/engine/webhooks.hpp"
+#include "runner/scenario/yaml_file.hpp"
 #include "runner/scenario/selection.hpp"
 #include "runner/transport/startable.hpp"
 #include "runner/transport/stdio_process.hpp"
@@ -41,14 +42,16 @@ void apply_known_failures(result::ScenarioResult& r, const std::vector<KnownFail
 }
 
 core::Expected<std::vector<KnownFailure>> load_known_failures(const std::string& path) {
-  YAML::Node doc;
-  try {
-    doc = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    return core::fail(core::ErrorKind::kNotFound, "known-failures file not found: " + path);
-  } catch (const YAML::Exception& e) {
-    return core::fail(core::ErrorKind::kParse, e.what(), {path, e.mark.line + 1, e.mark.column + 1});
+  // Read and parsed under the scenario files' bounds (size, nodes, aliases,
+  // depth: docs/scenario-format.md "Limits"): a known-failures file comes
+  // with a suite from strangers as often as the suite does.
+  auto parsed = scenario::load_yaml_file(path);
+  if (!parsed) {
+    if (parsed.error().kind == core::ErrorKind::kNotFound)
+      return core::fail(core::ErrorKind::kNotFound, "known-failures file not found: " + path);
+    return core::fail(parsed.error());
   }
+  const YAML::Node doc = *parsed;
   std::vector<KnownFailure> out;
   if (!doc.IsMap() || !doc["expected_failures"] || !doc["expected_failures"].IsSequence())
     return core::fail(core::ErrorKind::kSchema, "expected a map with an 'expected_failures' list",
@@ -62,6 +65,11 @@ core::Expected<std::vector<KnownFailure>> load_known_failures(const std::string&
       if (key != "id" && key != "reason" && key != "binding")
         return core::fail(core::ErrorKind::kSchema, "unknown key '" + key + "' (known: id, reason, binding)",
                           {path, kv.first.Mark().line + 1, kv.first.Mark().column + 1});
+    }
+    for (const char* key : {"reason", "binding"}) {
+      if (n[key] && !n[key].IsScalar())
+        return core::fail(core::ErrorKind::kSchema, std::string("'") + key + "' must be a string",
+                          {path, n[key].Mark().line + 1, n[key].Mark().column + 1});
     }
     out.push_back({n["id"].as<std::string>(), n["reason"] ? n["reason"].as<std::string>() : "",
                    n["binding"] ? n["binding"].as<std::string>() : ""});

@@ -12,6 +12,7 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include "runner/scenario/parse_support.hpp"
+#include "runner/scenario/yaml_file.hpp"
 
 namespace a2a::scenario::detail {
 
@@ -228,3 +229,13 @@ core::Expected<YAML::Node> parse_yaml_text(std::string_view text, const std::str
 }
 
 }  // namespace a2a::scenario::detail
+
+namespace a2a::scenario {
+
+core::Expected<YAML::Node> load_yaml_file(const std::filesystem::path& path, const LoadLimits& limits) {
+  auto text = detail::read_text_file(path, limits);
+  if (!text) return core::fail(text.error());
+  return detail::parse_yaml_text(*text, path.string(), limits);
+}
+
+}  // namespace a2a::scenario
