@@ -102,8 +102,9 @@ const MethodTypes& method_types(model::Operation op) {
 // for their protobuf objects.
 constexpr size_t kArenaBlock = 4096;
 // A stream's events read at once, before the first write: at most this many
-// bytes (below HTTP/2's initial 64 KiB window, so those writes never wait for
-// the client); a longer stream goes on on a worker.
+// bytes (below HTTP/2's initial 64 KiB window, so those writes seldom wait
+// for the client; when they do, nothing waits on them: docs/grpc.md,
+// "Streams"); a longer stream goes on on a worker.
 constexpr size_t kReadyBytes = 32u << 10;
 
 // One call. The constructor and the On* callbacks run on gRPC's threads and
