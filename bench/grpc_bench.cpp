@@ -5,7 +5,7 @@
 // each thread issuing its next call when the previous one ended.
 //
 //   grpc_bench [--seconds 3] [--threads 8] [--warmup-ms 500] [--no-sdk]
-//              [--agent PATH] [--js-dir DIR]
+//              [--only send,get,stream] [--agent PATH] [--js-dir DIR]
 //
 // Measures, for each agent in turn (ours first, then the SDK's, per measure):
 //   unary SendMessage    "tck-message-response ..." (a Message back, no task)
@@ -63,13 +63,14 @@ struct Args {
   int threads = 8;
   long warmup_ms = 500;
   bool sdk = true;
+  bool only_send = true, only_get = true, only_stream = true;  // --only: the measures run
   std::string agent = A2A_BINARY_DIR "/bin/a2a-ref-agent";
   std::string js_dir = A2A_SOURCE_DIR "/tests/interop/js";
 };
 
 constexpr const char* kUsage =
     "usage: grpc_bench [--seconds 3] [--threads 8] [--warmup-ms 500] [--no-sdk]\n"
-    "                  [--agent PATH] [--js-dir DIR]\n"
+    "                  [--only send,get,stream] [--agent PATH] [--js-dir DIR]\n"
     "\n"
     "Compares a2a-ref-agent's gRPC server (--grpc 0) with the @a2a-js/sdk agent of\n"
     "tests/interop/js (node agent.mjs --grpc-port 0; needs node and `npm ci` there; --no-sdk\n"
@@ -78,7 +79,8 @@ constexpr const char* kUsage =
     "--warmup-ms of the same load: unary SendMessage (tck-message-response), unary GetTask\n"
     "of one existing task, and SendStreamingMessage (tck-stream-basic). Prints calls/s,\n"
     "p50/p99 latency, events/s, work per agent CPU-second, and the ratio ours/SDK per\n"
-    "measure. Exit 1 when a call failed or an agent could not start.\n";
+    "measure (--only: a comma list of the measures to run, e.g. for a profile of one). Exit 1\n"
+    "when a call failed or an agent could not start.\n";
 
 bool parse_args(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
@@ -92,7 +94,16 @@ bool parse_args(int argc, char** argv, Args& a) {
     else if (k == "--threads") a.threads = std::atoi(value().c_str());
     else if (k == "--warmup-ms") a.warmup_ms = std::atol(value().c_str());
     else if (k == "--no-sdk") a.sdk = false;
-    else if (k == "--agent") a.agent = value();
+    else if (k == "--only") {
+      std::string v = "," + value() + ",";
+      a.only_send = v.find(",send,") != std::string::npos;
+      a.only_get = v.find(",get,") != std::string::npos;
+      a.only_stream = v.find(",stream,") != std::string::npos;
+      if (!a.only_send && !a.only_get && !a.only_stream) {
+        std::fprintf(stderr, "grpc_bench: --only takes a comma list of send, get, stream\n");
+        return false;
+      }
+    } else if (k == "--agent") a.agent = value();
     else if (k == "--js-dir") a.js_dir = value();
     else {
       std::fprintf(stderr, "grpc_bench: unknown argument '%s'\n%s", k.c_str(), kUsage);
@@ -348,6 +359,21 @@ void raise_fd_limit() {
   }
 }
 
+
+// The machine's load average (/proc/loadavg: 1, 5, 15 minutes), printed with
+// the figures: on a shared machine they mean little without it.
+std::string load_average() {
+  std::FILE* f = std::fopen("/proc/loadavg", "r");
+  if (!f) return "unknown";
+  double one = 0, five = 0, fifteen = 0;
+  int n = std::fscanf(f, "%lf %lf %lf", &one, &five, &fifteen);
+  std::fclose(f);
+  if (n != 3) return "unknown";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f", one, five, fifteen);
+  return buf;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -378,6 +404,7 @@ int main(int argc, char** argv) {
   std::printf("client: grpc++ %s sync stub, %d threads over one channel per agent, closed loop, "
               "%.1f s per measure after %.1f s warm-up, a2a-version: 1.0\n",
               grpc::Version().c_str(), a.threads, a.seconds, static_cast<double>(a.warmup_ms) / 1000.0);
+  std::printf("load average at the start: %s\n", load_average().c_str());
 
   bool ok = true;
   struct Summary {
@@ -386,6 +413,9 @@ int main(int argc, char** argv) {
   };
   std::vector<Summary> summary;
   for (Measure m : {Measure::kSendMessage, Measure::kGetTask, Measure::kStream}) {
+    if ((m == Measure::kSendMessage && !a.only_send) || (m == Measure::kGetTask && !a.only_get) ||
+        (m == Measure::kStream && !a.only_stream))
+      continue;
     bool stream = m == Measure::kStream;
     std::printf("\n%s\n", measure_name(m));
     if (stream) {
@@ -422,6 +452,7 @@ int main(int argc, char** argv) {
                 sdk->proc->status_field("VmHWM"));
   }
   std::printf("\n");
+  std::printf("load average at the end: %s\n", load_average().c_str());
   if (sdk) {
     std::printf("\nratios ours/SDK:\n");
     for (const auto& s : summary) {

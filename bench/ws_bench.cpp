@@ -5,12 +5,20 @@
 // no multiplexing); WebSocket runs on the runner's own client
 // (runner/transport/ws_client.hpp) with `window` requests in flight per
 // connection, correlated by id, first 1 (the same closed loop as HTTP) then
-// --window (pipelined). docs/performance.md, "WebSocket".
+// --window (pipelined). No WebSocket A2A SDK can be installed here, so the
+// official SDK is measured on its fastest binding for the same operation:
+// the @a2a-js/sdk agent of tests/interop/js (node agent.mjs, JSON-RPC over
+// HTTP, the same closed loop and request bytes as our HTTP row), in the same
+// run, and the bench prints ours-over-WebSocket / SDK-over-HTTP ratios.
+// docs/performance.md, "WebSocket".
 //
 //   ws_bench [--connections 1,8] [--window 32] [--duration-ms 2000] [--warmup-ms 500] [--agent PATH]
+//            [--no-sdk] [--js-dir DIR]
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,16 +43,23 @@ struct Args {
   long duration_ms = 2000;
   long warmup_ms = 500;
   std::string agent = A2A_BINARY_DIR "/bin/a2a-ref-agent";
+  bool sdk = true;
+  std::string js_dir = A2A_SOURCE_DIR "/tests/interop/js";
 };
 
 constexpr const char* kUsage =
     "usage: ws_bench [--connections 1,8] [--window 32] [--duration-ms 2000] [--warmup-ms 500] [--agent PATH]\n"
+    "                [--no-sdk] [--js-dir DIR]\n"
     "\n"
     "Starts a2a-ref-agent --http 0 --websocket 0 and measures SendMessage on both bindings in one\n"
     "run: JSON-RPC over HTTP (one request in flight per keep-alive connection) and WebSocket with\n"
     "1 and then --window requests in flight per connection (at most 63: the agent answers a 65th\n"
-    "concurrent request 'server busy'). Prints req/s, req per agent CPU-second, and the ratios\n"
-    "WebSocket/HTTP. docs/performance.md has a run's figures. Exit 1 when an answer was wrong.\n";
+    "concurrent request 'server busy'). There is no WebSocket A2A SDK to install, so the official\n"
+    "SDK is measured on its fastest binding for the same request: the @a2a-js/sdk agent of\n"
+    "tests/interop/js (node agent.mjs; needs node and `npm ci` there; --no-sdk leaves it out) over\n"
+    "JSON-RPC over HTTP, in the same run. Prints req/s, req per agent CPU-second, the ratios\n"
+    "WebSocket/HTTP on our agent and ours-over-WebSocket / SDK-over-HTTP. docs/performance.md\n"
+    "has a run's figures. Exit 1 when an answer was wrong or an agent could not start.\n";
 
 std::vector<int> int_list(const std::string& s) {
   std::vector<int> out;
@@ -69,6 +84,8 @@ bool parse_args(int argc, char** argv, Args& a) {
     else if (k == "--duration-ms") a.duration_ms = std::atol(value().c_str());
     else if (k == "--warmup-ms") a.warmup_ms = std::atol(value().c_str());
     else if (k == "--agent") a.agent = value();
+    else if (k == "--no-sdk") a.sdk = false;
+    else if (k == "--js-dir") a.js_dir = value();
     else {
       std::fprintf(stderr, "ws_bench: unknown argument '%s'\n%s", k.c_str(), kUsage);
       return false;
@@ -184,6 +201,29 @@ void print_row(const std::string& name, const Row& r) {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
+// Why the SDK agent cannot run here, or "" when it can.
+std::string sdk_missing(const Args& a) {
+  if (std::system("command -v node >/dev/null 2>&1") != 0) return "node is not installed";
+  if (!std::filesystem::exists(a.js_dir + "/node_modules/@a2a-js/sdk"))
+    return a.js_dir + "/node_modules has no @a2a-js/sdk (run scripts/interop-setup.sh)";
+  return "";
+}
+
+
+// The machine's load average (/proc/loadavg: 1, 5, 15 minutes), printed with
+// the figures: on a shared machine they mean little without it.
+std::string load_average() {
+  std::FILE* f = std::fopen("/proc/loadavg", "r");
+  if (!f) return "unknown";
+  double one = 0, five = 0, fifteen = 0;
+  int n = std::fscanf(f, "%lf %lf %lf", &one, &five, &fifteen);
+  std::fclose(f);
+  if (n != 3) return "unknown";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f", one, five, fifteen);
+  return buf;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -204,11 +244,28 @@ int main(int argc, char** argv) {
   while (!url.empty() && (url.back() == '\r' || url.back() == ' ')) url.pop_back();
   std::printf("a2a-ref-agent: http://127.0.0.1:%u/ and %s; SendMessage, %.1f s per row after %.1f s warm-up\n",
               agent.port(), url.c_str(), a.duration_ms / 1000.0, a.warmup_ms / 1000.0);
+  std::unique_ptr<HttpAgentProcess> sdk;
+  std::string missing = a.sdk ? sdk_missing(a) : "--no-sdk";
+  if (missing.empty()) {
+    sdk = std::make_unique<HttpAgentProcess>(std::vector<std::string>{"node", a.js_dir + "/agent.mjs", "--port", "0"},
+                                             "/a2a/jsonrpc");
+    if (!sdk->ok()) {
+      std::fprintf(stderr, "ws_bench: the JS SDK agent did not start: %s\n", sdk->error().c_str());
+      return 1;
+    }
+    std::printf("js-sdk-agent: http://127.0.0.1:%u/a2a/jsonrpc, JSON-RPC over HTTP: there is no WebSocket A2A SDK to "
+                "install, so the SDK runs on its fastest binding for the same request\n",
+                sdk->port());
+  } else {
+    std::printf("js-sdk-agent: skipped (%s); a2a-ref-agent alone\n", missing.c_str());
+  }
+  std::printf("load average at the start: %s\n", load_average().c_str());
   bool ok = true;
   for (int c : a.connections) {
     if (a.warmup_ms > 0) {
       http_run(agent, c, a.warmup_ms);
       ws_run(agent, url, c, a.window, a.warmup_ms);
+      if (sdk) http_run(*sdk, c, a.warmup_ms);
     }
     std::printf("\n%d connection%s\n  %-30s %9s  %9s  %10s  %8s\n", c, c == 1 ? "" : "s", "binding", "requests",
                 "req/s", "req/cpu-s", "failures");
@@ -221,9 +278,19 @@ int main(int argc, char** argv) {
     std::printf("  ratio WebSocket/HTTP: 1 in flight req/s x%.2f (per CPU-s x%.2f); %d in flight req/s x%.2f (per CPU-s x%.2f)\n",
                 ratio(w1.rps(), h.rps()), ratio(w1.per_cpu(), h.per_cpu()), a.window, ratio(wn.rps(), h.rps()),
                 ratio(wn.per_cpu(), h.per_cpu()));
+    if (sdk) {
+      Row j = http_run(*sdk, c, a.duration_ms);
+      print_row("SDK agent, JSON-RPC over HTTP", j);
+      std::printf("  ratio ours WebSocket / SDK JSON-RPC over HTTP: 1 in flight req/s x%.2f (per agent CPU-s x%.2f); "
+                  "%d in flight req/s x%.2f (per agent CPU-s x%.2f)\n",
+                  ratio(w1.rps(), j.rps()), ratio(w1.per_cpu(), j.per_cpu()), a.window, ratio(wn.rps(), j.rps()),
+                  ratio(wn.per_cpu(), j.per_cpu()));
+      ok = ok && j.failures == 0 && j.ok > 0;
+    }
     std::fflush(stdout);
     for (const Row* r : {&h, &w1, &wn}) ok = ok && r->failures == 0 && r->ok > 0;
   }
+  std::printf("\nload average at the end: %s\n", load_average().c_str());
   if (!agent.running()) {
     std::fprintf(stderr, "ws_bench: the agent exited during the run: %s\n", agent.stderr_text().c_str());
     return 1;

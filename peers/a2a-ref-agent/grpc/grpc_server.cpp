@@ -2,16 +2,22 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
-#include <variant>
+#include <optional>
+#include <vector>
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/proto_utils.h>
 
 #include "peers/a2a-ref-agent/grpc/grpc_faults.hpp"
+#include "peers/a2a-ref-agent/grpc/proto_tree.hpp"
 #include "peers/a2a-ref-agent/worker_pool.hpp"
 #include "runner/grpc/byte_buffer.hpp"
 #include "runner/grpc/proto_json.hpp"
@@ -72,11 +78,43 @@ class GrpcService : public grpc::CallbackGenericService {
 
 namespace {
 
+// Per operation, looked up once: the method and the prototypes of its messages.
+struct MethodTypes {
+  const pb::MethodDescriptor* method = nullptr;
+  const pb::Message* input = nullptr;
+  const pb::Message* output = nullptr;
+};
+
+const MethodTypes& method_types(model::Operation op) {
+  static const std::array<MethodTypes, model::kAllOperations.size()> table = [] {
+    std::array<MethodTypes, model::kAllOperations.size()> t;
+    auto* factory = pb::MessageFactory::generated_factory();
+    for (model::Operation o : model::kAllOperations) {
+      const pb::MethodDescriptor& m = grpcwire::method_of(o);
+      t[static_cast<size_t>(o)] = {&m, factory->GetPrototype(m.input_type()), factory->GetPrototype(m.output_type())};
+    }
+    return t;
+  }();
+  return table[static_cast<size_t>(op)];
+}
+
+// Scratch memory for one message's conversion: small messages need no malloc
+// for their protobuf objects.
+constexpr size_t kArenaBlock = 4096;
+// A stream's events read at once, before the first write: at most this many
+// bytes (below HTTP/2's initial 64 KiB window, so those writes seldom wait
+// for the client; when they do, nothing waits on them: docs/grpc.md,
+// "Streams"); a longer stream goes on on a worker.
+constexpr size_t kReadyBytes = 32u << 10;
+
 // One call. The constructor and the On* callbacks run on gRPC's threads and
-// never wait; serve() runs on a worker of the pool and may (a blocking send,
-// a stream waiting for events), always in bounded slices that look at
-// cancellation. Finish is called exactly once, as the last thing touching
-// the call (OnDone then deletes it).
+// never wait. A call that cannot wait (every unary call but a blocking
+// SendMessage, and a stream whose events are all ready) is served on the
+// callback thread that read its request; the rest goes to a worker of the
+// pool, which may wait (a blocking send, a stream waiting for events),
+// always in bounded slices that look at cancellation. Finish is called
+// exactly once, as the last thing touching the call (OnDone then deletes
+// it). docs/grpc.md, "One core, one path".
 class Call : public grpc::ServerGenericBidiReactor {
  public:
   Call(GrpcService& svc, grpc::GenericCallbackServerContext* ctx) : svc_(svc), ctx_(ctx) {
@@ -96,11 +134,18 @@ class Call : public grpc::ServerGenericBidiReactor {
       finish({grpcwire::kInvalidArgument, "no request message was received", ""});
       return;
     }
-    if (!svc_.pool.submit([this] { guarded_serve(); }))
-      finish({grpcwire::kResourceExhausted, "Server overloaded: too many calls in flight", ""});
+    guarded([this] { start(); });
   }
 
   void OnWriteDone(bool ok) override {
+    if (chained_) {  // the writes of a stream read at once: the next one from here
+      if (!ok) {
+        std::lock_guard<std::mutex> lk(mu_);
+        cancelled_ = true;
+      }
+      guarded([this] { write_ready(); });
+      return;
+    }
     std::lock_guard<std::mutex> lk(mu_);
     write_pending_ = false;
     write_ok_ = ok;
@@ -128,11 +173,15 @@ class Call : public grpc::ServerGenericBidiReactor {
     Finish(grpc::Status(static_cast<grpc::StatusCode>(w.code), w.message, w.details));
   }
   void finish_error(const CallError& e) { finish(grpc_error_status(faults(), e.to_json())); }
-  void finish_cancelled() { finish({grpcwire::kCancelled, "the call was cancelled (or its deadline passed)", ""}); }
+  void finish_cancelled() { finish(cancelled_status()); }
+  static WireStatus cancelled_status() {
+    return {grpcwire::kCancelled, "the call was cancelled (or its deadline passed)", ""};
+  }
 
-  void guarded_serve() {
+  template <class Fn>
+  void guarded(Fn&& fn) {
     try {
-      serve();
+      fn();
     } catch (const std::exception& e) {
       // A bug of ours costs one call, not the agent.
       svc_.log(std::string("internal error: ") + e.what());
@@ -171,13 +220,55 @@ class Call : public grpc::ServerGenericBidiReactor {
     return it == md.end() ? std::string() : std::string(it->second.data(), it->second.size());
   }
 
-  void serve() {
+  // The request as the core's JSON: by reflection (proto_tree.hpp), else
+  // through ProtoJSON text, which also words the error for bytes that are
+  // not the method's request.
+  core::Expected<Json> decode(const MethodTypes& t) {
+    std::string bytes = grpcwire::from_buffer(request_);
+    std::array<char, kArenaBlock> block;
+    pb::ArenaOptions ao;
+    ao.initial_block = block.data();
+    ao.initial_block_size = block.size();
+    pb::Arena arena(ao);
+    pb::Message* msg = t.input->New(&arena);
+    if (msg->ParseFromString(bytes)) {
+      if (auto tree = proto_to_tree(*msg)) return std::move(*tree);
+    }
+    return grpcwire::binary_to_json(*t.method->input_type(), bytes);
+  }
+
+  // `value` as a message like `type` into `out`; else the INTERNAL status to end with.
+  std::optional<WireStatus> encode(const pb::Message& type, const Json& value, grpc::ByteBuffer& out) {
+    {
+      std::array<char, kArenaBlock> block;
+      pb::ArenaOptions ao;
+      ao.initial_block = block.data();
+      ao.initial_block_size = block.size();
+      pb::Arena arena(ao);
+      pb::Message* msg = type.New(&arena);
+      bool own = false;
+      if (tree_to_proto(value, *msg) && grpc::SerializationTraits<pb::Message>::Serialize(*msg, &out, &own).ok())
+        return std::nullopt;
+    }
+    // Members the proto does not know (the legal variation's) have no binary form.
+    auto bytes = grpcwire::json_to_binary(*type.GetDescriptor(), value, true);
+    if (bytes) {
+      out = grpcwire::to_buffer(*bytes);
+      return std::nullopt;
+    }
+    svc_.log("cannot encode a result: " + bytes.error().message);
+    return WireStatus{grpcwire::kInternal, "the agent produced an invalid " + type.GetDescriptor()->full_name() + ": " +
+                                               bytes.error().message, ""};
+  }
+
+  // On the callback thread that read the request.
+  void start() {
     AgentCore* core = svc_.core.load();
     if (!core || svc_.stopping) return finish({grpcwire::kUnavailable, "the agent is not serving", ""});
     if (!svc_.policy.version_label.empty()) ctx_->AddInitialMetadata("a2a-version", svc_.policy.version_label);
     if (auto e = check_version()) return finish_error(*e);
-    const pb::MethodDescriptor& m = grpcwire::method_of(*op_);
-    auto params = grpcwire::binary_to_json(*m.input_type(), grpcwire::from_buffer(request_));
+    const MethodTypes& t = method_types(*op_);
+    auto params = decode(t);
     if (!params) return finish({svc_.policy.malformed_request, params.error().message, ""});
     if (*op_ == model::Operation::kGetExtendedAgentCard && !authorized()) {
       return finish_error(CallError{kNoCredentials,
@@ -185,83 +276,148 @@ class Call : public grpc::ServerGenericBidiReactor {
                                     "metadata (spec §13.3; the public card declares the scheme)",
                                     nullptr});
     }
-    if (model::is_streaming(*op_)) return serve_stream(*core, *m.output_type(), *params);
-    CallResult r = core->call(*op_, *params);
+    if (model::is_streaming(*op_)) return start_stream(*core, t, *params);
+    if (!core->may_block(*op_, *params)) return answer(*core, t, *params);
+    params_ = std::move(*params);
+    if (!svc_.pool.submit([this, core, &t] { guarded([&] { answer(*core, t, params_); }); }))
+      finish({grpcwire::kResourceExhausted, "Server overloaded: too many calls in flight", ""});
+  }
+
+  void answer(AgentCore& core, const MethodTypes& t, const Json& params) {
+    CallResult r = core.call(*op_, params);
     if (cancelled()) return finish_cancelled();
     if (!r.ok()) return finish_error(r.error());
     // DeleteTaskPushNotificationConfig: the core's null is google.protobuf.Empty.
-    auto bytes = encode_or_status(*m.output_type(), r.value().is_null() ? Json::object() : r.value());
-    if (auto* st = std::get_if<WireStatus>(&bytes)) return finish(*st);
-    response_ = grpcwire::to_buffer(std::get<std::string>(bytes));
+    if (r.value().is_null()) r.value() = Json::object();
+    if (auto st = encode(*t.output, r.value(), response_)) return finish(*st);
     StartWriteAndFinish(&response_, grpc::WriteOptions(), grpc::Status::OK);
   }
 
-  // A result as bytes of `type`, or the INTERNAL status to end the call with.
-  std::variant<std::string, WireStatus> encode_or_status(const pb::Descriptor& type, const Json& value) {
-    // Members the proto does not know (the legal variation's) have no binary form.
-    auto bytes = grpcwire::json_to_binary(type, value, true);
-    if (bytes) return std::move(*bytes);
-    svc_.log("cannot encode a result: " + bytes.error().message);
-    return WireStatus{grpcwire::kInternal, "the agent produced an invalid " + type.full_name() + ": " +
-                                               bytes.error().message, ""};
+  // The next item of `stream` (its event encoded into `out`); `bad` is set
+  // when the event has no binary form.
+  StreamItem next_encoded(EventStream& stream, const pb::Message& type, core::Deadline deadline, grpc::ByteBuffer& out,
+                          std::optional<WireStatus>& bad) {
+    return stream.next_view(deadline, [&](const Json& event) { bad = encode(type, event, out); });
   }
 
-  void serve_stream(AgentCore& core, const pb::Descriptor& type, const Json& params) {
+  // How a stream ends on kEnd or kError.
+  WireStatus end_of(const StreamItem& item) {
+    if (item.kind == StreamItem::Kind::kError)
+      return grpc_stream_failure(faults(), grpc_error_status(faults(), item.error.to_json()));
+    if (svc_.stopping) return {grpcwire::kUnavailable, "the agent is stopping", ""};
+    return {grpcwire::kOk, "", ""};
+  }
+
+  // On the callback thread: the events ready now are read; when the stream
+  // ends among them they are written from the callbacks, else a worker
+  // writes them and follows the rest of the stream.
+  void start_stream(AgentCore& core, const MethodTypes& t, const Json& params) {
     StreamOpen opened = core.open_stream(*op_, params);
     if (!opened.stream) {
       CallError e = opened.error.value_or(internal_error("stream refused"));
       return finish(grpc_stream_failure(faults(), grpc_error_status(faults(), e.to_json())));
     }
-    std::unique_ptr<EventStream> stream = decorate_grpc_stream(faults(), std::move(opened.stream));
+    owned_ = decorate_grpc_stream(faults(), std::move(opened.stream));
+    until_ = core::Deadline::after(svc_.options.max_stream);
+    size_t bytes = 0;
+    std::optional<WireStatus> end;
+    while (!end && bytes < kReadyBytes) {
+      grpc::ByteBuffer buf;
+      std::optional<WireStatus> bad;
+      StreamItem item = next_encoded(*owned_, *t.output, core::Deadline::after(core::Millis(0)), buf, bad);
+      if (item.kind == StreamItem::Kind::kTimeout) break;
+      if (item.kind != StreamItem::Kind::kEvent) {
+        end = end_of(item);
+      } else if (bad) {
+        end = *bad;
+      } else {
+        bytes += buf.Length();
+        ready_.push_back(std::move(buf));
+      }
+    }
+    if (end) {
+      owned_->cancel();
+      owned_.reset();  // nothing of the core outlives the call's end
+      ready_end_ = *end;
+      chained_ = true;
+      return write_ready();
+    }
+    if (!svc_.pool.submit([this, &t] { guarded([&] { follow_stream(*t.output); }); })) {
+      owned_->cancel();
+      owned_.reset();
+      finish({grpcwire::kResourceExhausted, "Server overloaded: too many calls in flight", ""});
+    }
+  }
+
+  // The next of the events read at once, the last with the status; or the end.
+  void write_ready() {
+    if (cancelled()) return finish_cancelled();
+    if (next_ready_ == ready_.size()) return finish(ready_end_);
+    grpc::ByteBuffer* b = &ready_[next_ready_++];
+    if (next_ready_ == ready_.size() && ready_end_.code == grpcwire::kOk)
+      return StartWriteAndFinish(b, grpc::WriteOptions(), grpc::Status::OK);
+    StartWrite(b);
+  }
+
+  // On a worker: the events read at once, then the rest of the stream.
+  void follow_stream(const pb::Message& type) {
     {
       std::lock_guard<std::mutex> lk(mu_);
-      stream_ = stream.get();
-      if (cancelled_) stream->cancel();
+      stream_ = owned_.get();
+      if (cancelled_) owned_->cancel();
     }
-    WireStatus end = pump(*stream, type);
+    WireStatus end{grpcwire::kOk, "", ""};
+    bool open = true;
+    for (auto& b : ready_) {
+      if (!write(std::move(b))) {
+        end = cancelled_status();
+        open = false;
+        break;
+      }
+    }
+    ready_.clear();
+    if (open) end = pump(*owned_, type);
     {
       std::lock_guard<std::mutex> lk(mu_);
       stream_ = nullptr;
     }
-    stream->cancel();
-    stream.reset();  // before Finish: nothing of the core outlives the call's end
+    owned_->cancel();
+    owned_.reset();  // before Finish: nothing of the core outlives the call's end
     finish(end);
   }
 
   // Sends the stream's events; returns how the call ends.
-  WireStatus pump(EventStream& stream, const pb::Descriptor& type) {
-    core::Deadline until = core::Deadline::after(svc_.options.max_stream);
+  WireStatus pump(EventStream& stream, const pb::Message& type) {
     for (;;) {
-      if (cancelled()) return {grpcwire::kCancelled, "the call was cancelled (or its deadline passed)", ""};
-      if (until.expired())
+      if (cancelled()) return cancelled_status();
+      if (until_.expired())
         return {grpcwire::kUnavailable, "the stream was open for the agent's longest stream time; subscribe again",
                 ""};
-      StreamItem item = stream.next(core::Deadline::after(kPollSlice).min(until));
+      grpc::ByteBuffer buf;
+      std::optional<WireStatus> bad;
+      StreamItem item = next_encoded(stream, type, core::Deadline::after(kPollSlice).min(until_), buf, bad);
       switch (item.kind) {
         case StreamItem::Kind::kTimeout:
           continue;
         case StreamItem::Kind::kEnd:
           if (cancelled()) continue;  // reported above
-          if (svc_.stopping) return {grpcwire::kUnavailable, "the agent is stopping", ""};
-          return {grpcwire::kOk, "", ""};
+          return end_of(item);
         case StreamItem::Kind::kError:
           // gRPC has no error event: a mid-stream error is the call's status.
-          return grpc_stream_failure(faults(), grpc_error_status(faults(), item.error.to_json()));
-        case StreamItem::Kind::kEvent: {
-          auto bytes = encode_or_status(type, item.event);
-          if (auto* st = std::get_if<WireStatus>(&bytes)) return *st;
-          if (!write(std::get<std::string>(bytes), until)) continue;  // cancelled: reported above
+          return end_of(item);
+        case StreamItem::Kind::kEvent:
+          if (bad) return *bad;
+          if (!write(std::move(buf))) continue;  // cancelled: reported above
           break;
-        }
       }
     }
   }
 
-  // One message; waits for its completion (one write in flight at a time).
-  // False when the call was cancelled. A client that stops reading is cut
-  // off at `until`.
-  bool write(const std::string& bytes, core::Deadline until) {
-    response_ = grpcwire::to_buffer(bytes);
+  // One message from a worker; waits for its completion (one write in
+  // flight at a time). False when the call was cancelled. A client that
+  // stops reading is cut off at the stream's time limit.
+  bool write(grpc::ByteBuffer bytes) {
+    response_ = std::move(bytes);
     {
       std::lock_guard<std::mutex> lk(mu_);
       write_pending_ = true;
@@ -271,7 +427,7 @@ class Call : public grpc::ServerGenericBidiReactor {
     bool cut = false;
     while (write_pending_) {
       cv_.wait_for(lk, kPollSlice);
-      if (write_pending_ && !cut && until.expired()) {
+      if (write_pending_ && !cut && until_.expired()) {
         cut = true;
         ctx_->TryCancel();  // the pending write completes with ok = false
       }
@@ -285,12 +441,20 @@ class Call : public grpc::ServerGenericBidiReactor {
   std::optional<model::Operation> op_;
   grpc::ByteBuffer request_;
   grpc::ByteBuffer response_;
+  Json params_;  // a call handed to a worker
+  // A stream: the core's (decorated) stream, its time limit, the events read at once.
+  std::unique_ptr<EventStream> owned_;
+  core::Deadline until_ = core::Deadline::never();
+  std::vector<grpc::ByteBuffer> ready_;
+  size_t next_ready_ = 0;
+  WireStatus ready_end_{grpcwire::kOk, "", ""};
+  bool chained_ = false;  // ready_ is written from OnWriteDone (the stream has ended)
   std::mutex mu_;
   std::condition_variable cv_;
   bool cancelled_ = false;
   bool write_pending_ = false;
   bool write_ok_ = true;
-  EventStream* stream_ = nullptr;  // while a stream is pumped: OnCancel ends it
+  EventStream* stream_ = nullptr;  // while a worker follows a stream: OnCancel ends it
 };
 
 }  // namespace

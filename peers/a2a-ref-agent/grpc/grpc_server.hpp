@@ -2,9 +2,11 @@
 // an AgentCore another binding owns (the HttpAgent's, so one task store and
 // one push delivery serve every binding). One generic service takes every
 // method, known or not, down one path: method -> operation, request bytes
-// -> ProtoJSON (runner/grpc), core.call() / open_stream() on a worker, the
-// result back to bytes, errors to a status with google.rpc details. The
-// gRPC faults are decorators on that path (grpc_faults.hpp). docs/grpc.md.
+// -> ProtoJSON (proto_tree.hpp, else runner/grpc), core.call() /
+// open_stream() (on gRPC's callback thread when the call cannot wait, else
+// on a worker), the result back to bytes, errors to a status with
+// google.rpc details. The gRPC faults are decorators on that path
+// (grpc_faults.hpp). docs/grpc.md.
 #pragma once
 
 #include <memory>
@@ -22,7 +24,7 @@ struct GrpcAgentOptions {
   // Bearer tokens GetExtendedAgentCard accepts (`authorization` metadata).
   std::vector<std::string> auth_tokens = {"a2a-conform"};
   Faults faults;  // the grpc-* faults act here; the core's own faults act in the core
-  int workers = 8;         // at start; grows while all are busy
+  int workers = 8;         // at start; grows while all are busy (calls that may wait)
   int max_workers = 2048;  // bounds blocking calls + open streams together
   size_t max_queue = 4096;
   core::Millis max_stream{600000};  // a stream open this long ends (subscribe again)

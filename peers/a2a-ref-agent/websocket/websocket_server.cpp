@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cctype>
@@ -36,6 +37,7 @@ constexpr core::Millis kStopGrace{1000};
 constexpr size_t kMaxUpgradeHeader = 16u << 10;
 constexpr size_t kReadChunk = 16u << 10;
 constexpr int kServerError = -32000;
+constexpr size_t kGatherFrames = 64;  // queued frames sent in one write at most
 
 std::string url_host(const std::string& bind) {
   if (bind == "0.0.0.0" || bind.empty()) return "127.0.0.1";
@@ -164,12 +166,21 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     net::post(socket_.get_executor(), [self = shared_from_this()] { self->close_now(); });
   }
 
-  // From any thread.
+  // From any thread. On the connection's strand (an answer made on the I/O
+  // thread) the frame is queued at once: no handler to allocate and run.
   void post(Out o) {
+    if (on_strand()) return push(std::move(o));
     net::post(socket_.get_executor(), [self = shared_from_this(), o = std::move(o)]() mutable { self->push(std::move(o)); });
   }
 
   bool closed() const { return closed_; }
+
+  // True on the thread running this connection's strand (accept() gives
+  // every socket a strand of the io_context).
+  bool on_strand() {
+    const auto* strand = socket_.get_executor().target<net::strand<net::io_context::executor_type>>();
+    return strand && strand->running_in_this_thread();
+  }
 
   // Only once no I/O thread runs (the end of stop()): the socket closes now.
   void close_socket() {
@@ -523,19 +534,31 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
       if (close_requested_ && !closing_) start_close();
       return;
     }
+    // What is queued goes out in one write: pipelined answers cost one send
+    // per burst, not one per answer. A close frame ends a batch.
+    bufs_.clear();
+    batch_ = 0;
+    for (const Queued& q : outq_) {
+      if (batch_ == kGatherFrames) break;
+      ++batch_;
+      if (!q.release) bufs_.push_back(net::buffer(q.wire));
+      if (q.last) break;
+    }
     writing_ = true;
-    net::async_write(socket_, net::buffer(outq_.front().wire),
-                     [self = shared_from_this()](error_code ec, size_t) { self->on_write(ec); });
+    net::async_write(socket_, bufs_, [self = shared_from_this()](error_code ec, size_t) { self->on_write(ec); });
   }
 
   void on_write(error_code ec) {
     writing_ = false;
     bool last = false;
-    if (!outq_.empty()) {
-      queued_bytes_ -= outq_.front().counted;
-      last = outq_.front().last;
+    for (size_t i = 0; i < batch_ && !outq_.empty(); ++i) {
+      const Queued& q = outq_.front();
+      queued_bytes_ -= q.counted;
+      if (q.release) --in_flight_;
+      last = last || q.last;
       outq_.pop_front();
     }
+    batch_ = 0;
     if (ec || closed_) return finish();
     // Our close frame is out: when it answered the peer's (or ended a
     // protocol error), the TCP connection ends now (§7.1.1: the server
@@ -590,9 +613,9 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     socket_.close(ignored);
   }
 
-  // Drops every queued frame but the one being written (its buffer is in use).
+  // Drops every queued frame but those being written (their buffers are in use).
   void drop_queue() {
-    size_t keep = writing_ ? 1 : 0;
+    size_t keep = writing_ ? std::max<size_t>(batch_, 1) : 0;
     while (outq_.size() > keep) {
       if (outq_.back().release) --in_flight_;
       queued_bytes_ -= outq_.back().counted;
@@ -609,6 +632,8 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   std::string authorization_;  // the upgrade's Authorization, for every request
   // strand state
   std::deque<Queued> outq_;
+  std::vector<net::const_buffer> bufs_;  // the write in flight: the first batch_ entries of outq_
+  size_t batch_ = 0;
   size_t queued_bytes_ = 0;
   bool writing_ = false;
   bool upgraded_ = false;

@@ -1,0 +1,365 @@
+#include "peers/a2a-ref-agent/grpc/proto_tree.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
+#include <google/protobuf/stubs/strutil.h>
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/timestamp.pb.h>
+#include <google/protobuf/util/time_util.h>
+
+#include "runner/result/utf8.hpp"
+
+namespace a2a::agent {
+namespace prototree {
+
+namespace pb = google::protobuf;
+using Json = nlohmann::json;
+using FD = pb::FieldDescriptor;
+
+// Struct numbers above this are refused by protobuf's parser when they come as
+// JSON integers (they lose precision as a double); left to the slow path.
+constexpr double kExactDoubleInt = 9007199254740992.0;  // 2^53
+
+// ---- message -> tree ----
+
+// A double as protobuf prints it (SimpleDtoa), read back as nlohmann would.
+bool double_to_tree(double d, Json& out) {
+  if (!std::isfinite(d)) return false;
+  std::string text = pb::SimpleDtoa(d);
+  out = Json::parse(text, nullptr, false);
+  return !out.is_discarded();
+}
+
+// A decimal number as nlohmann parses it: unsigned when not negative.
+Json int_tree(int64_t v) { return v >= 0 ? Json(static_cast<uint64_t>(v)) : Json(v); }
+
+bool message_to_tree(const pb::Message& m, Json& out);
+
+bool value_to_tree(const pb::Value& v, Json& out);
+
+bool struct_to_tree(const pb::Struct& s, Json& out) {
+  out = Json::object();
+  for (const auto& kv : s.fields()) {
+    if (!result::valid_utf8(kv.first)) return false;
+    if (!value_to_tree(kv.second, out[kv.first])) return false;
+  }
+  return true;
+}
+
+bool list_to_tree(const pb::ListValue& l, Json& out) {
+  out = Json::array();
+  for (const auto& v : l.values()) {
+    out.push_back(nullptr);
+    if (!value_to_tree(v, out.back())) return false;
+  }
+  return true;
+}
+
+bool value_to_tree(const pb::Value& v, Json& out) {
+  switch (v.kind_case()) {
+    case pb::Value::kNullValue: out = nullptr; return true;
+    case pb::Value::kNumberValue: return double_to_tree(v.number_value(), out);
+    case pb::Value::kStringValue:
+      if (!result::valid_utf8(v.string_value())) return false;
+      out = v.string_value();
+      return true;
+    case pb::Value::kBoolValue: out = v.bool_value(); return true;
+    case pb::Value::kStructValue: return struct_to_tree(v.struct_value(), out);
+    case pb::Value::kListValue: return list_to_tree(v.list_value(), out);
+    default: return false;  // no kind: protobuf refuses to print it
+  }
+}
+
+// The well-known types the A2A proto uses; false for any other google.protobuf type.
+bool wkt_to_tree(const pb::Message& m, Json& out) {
+  const pb::Descriptor* d = m.GetDescriptor();
+  if (d == pb::Timestamp::descriptor()) {
+    const auto* t = dynamic_cast<const pb::Timestamp*>(&m);
+    if (!t || t->seconds() < pb::util::TimeUtil::kTimestampMinSeconds ||
+        t->seconds() > pb::util::TimeUtil::kTimestampMaxSeconds || t->nanos() < 0 || t->nanos() > 999999999)
+      return false;
+    out = pb::util::TimeUtil::ToString(*t);
+    return true;
+  }
+  if (d == pb::Struct::descriptor()) {
+    const auto* s = dynamic_cast<const pb::Struct*>(&m);
+    return s && struct_to_tree(*s, out);
+  }
+  if (d == pb::Value::descriptor()) {
+    const auto* v = dynamic_cast<const pb::Value*>(&m);
+    return v && value_to_tree(*v, out);
+  }
+  if (d == pb::ListValue::descriptor()) {
+    const auto* l = dynamic_cast<const pb::ListValue*>(&m);
+    return l && list_to_tree(*l, out);
+  }
+  return false;
+}
+
+// One value of field `f` (element `i` when repeated).
+bool field_to_tree(const pb::Message& m, const FD* f, int i, Json& out) {
+  const pb::Reflection* r = m.GetReflection();
+  bool rep = f->is_repeated();
+  switch (f->cpp_type()) {
+    case FD::CPPTYPE_INT32: out = int_tree(rep ? r->GetRepeatedInt32(m, f, i) : r->GetInt32(m, f)); return true;
+    case FD::CPPTYPE_UINT32:
+      out = static_cast<uint64_t>(rep ? r->GetRepeatedUInt32(m, f, i) : r->GetUInt32(m, f));
+      return true;
+    case FD::CPPTYPE_INT64: out = std::to_string(rep ? r->GetRepeatedInt64(m, f, i) : r->GetInt64(m, f)); return true;
+    case FD::CPPTYPE_UINT64: out = std::to_string(rep ? r->GetRepeatedUInt64(m, f, i) : r->GetUInt64(m, f)); return true;
+    case FD::CPPTYPE_DOUBLE: return double_to_tree(rep ? r->GetRepeatedDouble(m, f, i) : r->GetDouble(m, f), out);
+    case FD::CPPTYPE_BOOL: out = rep ? r->GetRepeatedBool(m, f, i) : r->GetBool(m, f); return true;
+    case FD::CPPTYPE_ENUM: {
+      int n = rep ? r->GetRepeatedEnumValue(m, f, i) : r->GetEnumValue(m, f);
+      const pb::EnumValueDescriptor* v = f->enum_type()->FindValueByNumber(n);
+      if (!v || f->enum_type()->full_name() == "google.protobuf.NullValue") return false;
+      out = v->name();
+      return true;
+    }
+    case FD::CPPTYPE_STRING: {
+      if (f->type() == FD::TYPE_BYTES) return false;  // base64: the slow path
+      std::string scratch;
+      const std::string& s = rep ? r->GetRepeatedStringReference(m, f, i, &scratch) : r->GetStringReference(m, f, &scratch);
+      if (!result::valid_utf8(s)) return false;
+      out = s;
+      return true;
+    }
+    case FD::CPPTYPE_MESSAGE:
+      return message_to_tree(rep ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), out);
+    case FD::CPPTYPE_FLOAT: return false;  // printed as a float, read back as a double: left to the slow path
+  }
+  return false;
+}
+
+bool message_to_tree(const pb::Message& m, Json& out) {
+  const pb::Descriptor* d = m.GetDescriptor();
+  if (d->file()->package() == "google.protobuf") return wkt_to_tree(m, out);
+  out = Json::object();
+  std::vector<const FD*> fields;
+  m.GetReflection()->ListFields(m, &fields);  // what the printer prints: set or non-default
+  for (const FD* f : fields) {
+    if (f->is_map() || f->is_extension()) return false;
+    Json& slot = out[f->json_name()];
+    if (f->is_repeated()) {
+      int n = m.GetReflection()->FieldSize(m, f);
+      slot = Json::array();
+      for (int i = 0; i < n; ++i) {
+        slot.push_back(nullptr);
+        if (!field_to_tree(m, f, i, slot.back())) return false;
+      }
+    } else if (!field_to_tree(m, f, 0, slot)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// ---- tree -> message ----
+
+bool tree_to_message(const Json& j, pb::Message& m);
+
+bool tree_to_value(const Json& j, pb::Value& v);
+
+bool tree_to_struct(const Json& j, pb::Struct& s) {
+  if (!j.is_object()) return false;
+  auto& fields = *s.mutable_fields();
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!result::valid_utf8(it.key())) return false;
+    if (!tree_to_value(it.value(), fields[it.key()])) return false;
+  }
+  return true;
+}
+
+bool tree_to_list(const Json& j, pb::ListValue& l) {
+  if (!j.is_array()) return false;
+  for (const Json& e : j)
+    if (!tree_to_value(e, *l.add_values())) return false;
+  return true;
+}
+
+bool tree_to_value(const Json& j, pb::Value& v) {
+  switch (j.type()) {
+    case Json::value_t::null: v.set_null_value(pb::NULL_VALUE); return true;
+    case Json::value_t::boolean: v.set_bool_value(j.get<bool>()); return true;
+    case Json::value_t::number_integer: {
+      auto n = static_cast<double>(j.get<int64_t>());
+      if (std::fabs(n) > kExactDoubleInt) return false;
+      v.set_number_value(n);
+      return true;
+    }
+    case Json::value_t::number_unsigned: {
+      auto n = static_cast<double>(j.get<uint64_t>());
+      if (n > kExactDoubleInt) return false;
+      v.set_number_value(n);
+      return true;
+    }
+    case Json::value_t::number_float: {
+      double n = j.get<double>();
+      if (!std::isfinite(n)) return false;  // nlohmann writes it as null
+      v.set_number_value(n);
+      return true;
+    }
+    case Json::value_t::string: {
+      const auto& s = j.get_ref<const std::string&>();
+      if (!result::valid_utf8(s)) return false;
+      v.set_string_value(s);
+      return true;
+    }
+    case Json::value_t::array: return tree_to_list(j, *v.mutable_list_value());
+    case Json::value_t::object: return tree_to_struct(j, *v.mutable_struct_value());
+    default: return false;
+  }
+}
+
+bool tree_to_wkt(const Json& j, pb::Message& m) {
+  const pb::Descriptor* d = m.GetDescriptor();
+  if (d == pb::Timestamp::descriptor()) {
+    auto* t = dynamic_cast<pb::Timestamp*>(&m);
+    if (!t || !j.is_string()) return false;
+    pb::Timestamp parsed;
+    if (!pb::util::TimeUtil::FromString(j.get_ref<const std::string&>(), &parsed)) return false;
+    if (parsed.seconds() < pb::util::TimeUtil::kTimestampMinSeconds ||
+        parsed.seconds() > pb::util::TimeUtil::kTimestampMaxSeconds)
+      return false;
+    *t = parsed;
+    return true;
+  }
+  if (d == pb::Struct::descriptor()) {
+    auto* s = dynamic_cast<pb::Struct*>(&m);
+    return s && tree_to_struct(j, *s);
+  }
+  if (d == pb::Value::descriptor()) {
+    auto* v = dynamic_cast<pb::Value*>(&m);
+    return v && !j.is_null() && tree_to_value(j, *v);
+  }
+  if (d == pb::ListValue::descriptor()) {
+    auto* l = dynamic_cast<pb::ListValue*>(&m);
+    return l && tree_to_list(j, *l);
+  }
+  return false;
+}
+
+// An integer member for an integer field, in the field's range [lo, hi].
+bool integer_of(const Json& j, int64_t lo, uint64_t hi, int64_t& out_signed, uint64_t& out_unsigned) {
+  if (j.is_number_unsigned()) {
+    out_unsigned = j.get<uint64_t>();
+    out_signed = static_cast<int64_t>(out_unsigned);
+    return out_unsigned <= hi;
+  }
+  if (!j.is_number_integer()) return false;  // floats and strings: the slow path
+  out_signed = j.get<int64_t>();
+  out_unsigned = static_cast<uint64_t>(out_signed);
+  return out_signed >= lo && (out_signed < 0 || out_unsigned <= hi);
+}
+
+// Sets (or adds, when repeated) one value of field `f`.
+bool tree_to_field(const Json& j, pb::Message& m, const FD* f) {
+  const pb::Reflection* r = m.GetReflection();
+  bool rep = f->is_repeated();
+  int64_t s = 0;
+  uint64_t u = 0;
+  switch (f->cpp_type()) {
+    case FD::CPPTYPE_INT32:
+      if (!integer_of(j, INT32_MIN, INT32_MAX, s, u)) return false;
+      rep ? r->AddInt32(&m, f, static_cast<int32_t>(s)) : r->SetInt32(&m, f, static_cast<int32_t>(s));
+      return true;
+    case FD::CPPTYPE_UINT32:
+      if (!integer_of(j, 0, UINT32_MAX, s, u)) return false;
+      rep ? r->AddUInt32(&m, f, static_cast<uint32_t>(u)) : r->SetUInt32(&m, f, static_cast<uint32_t>(u));
+      return true;
+    case FD::CPPTYPE_INT64:
+      if (!integer_of(j, INT64_MIN, INT64_MAX, s, u)) return false;
+      rep ? r->AddInt64(&m, f, s) : r->SetInt64(&m, f, s);
+      return true;
+    case FD::CPPTYPE_UINT64:
+      if (!integer_of(j, 0, UINT64_MAX, s, u)) return false;
+      rep ? r->AddUInt64(&m, f, u) : r->SetUInt64(&m, f, u);
+      return true;
+    case FD::CPPTYPE_DOUBLE: {
+      if (!j.is_number()) return false;
+      double d = j.get<double>();
+      if (!std::isfinite(d)) return false;
+      rep ? r->AddDouble(&m, f, d) : r->SetDouble(&m, f, d);
+      return true;
+    }
+    case FD::CPPTYPE_BOOL:
+      if (!j.is_boolean()) return false;
+      rep ? r->AddBool(&m, f, j.get<bool>()) : r->SetBool(&m, f, j.get<bool>());
+      return true;
+    case FD::CPPTYPE_ENUM: {
+      if (!j.is_string()) return false;
+      const pb::EnumValueDescriptor* v = f->enum_type()->FindValueByName(j.get_ref<const std::string&>());
+      if (!v) return false;  // an unknown name: the slow path decides
+      rep ? r->AddEnumValue(&m, f, v->number()) : r->SetEnumValue(&m, f, v->number());
+      return true;
+    }
+    case FD::CPPTYPE_STRING: {
+      if (f->type() == FD::TYPE_BYTES || !j.is_string()) return false;
+      const auto& str = j.get_ref<const std::string&>();
+      if (!result::valid_utf8(str)) return false;
+      rep ? r->AddString(&m, f, str) : r->SetString(&m, f, str);
+      return true;
+    }
+    case FD::CPPTYPE_MESSAGE:
+      return tree_to_message(j, rep ? *r->AddMessage(&m, f) : *r->MutableMessage(&m, f));
+    case FD::CPPTYPE_FLOAT: return false;
+  }
+  return false;
+}
+
+// The field a member names: its JSON name or its proto name, as the parser accepts.
+const FD* field_named(const pb::Descriptor& d, const std::string& key) {
+  const FD* f = d.FindFieldByCamelcaseName(key);
+  if (f && f->json_name() == key) return f;
+  f = d.FindFieldByName(key);
+  return f;
+}
+
+bool tree_to_message(const Json& j, pb::Message& m) {
+  const pb::Descriptor* d = m.GetDescriptor();
+  if (d->file()->package() == "google.protobuf") return tree_to_wkt(j, m);
+  if (!j.is_object() || d->field_count() > 64) return false;
+  const pb::Reflection* r = m.GetReflection();
+  uint64_t seen = 0;  // one bit per field index: a field named twice (json and proto name) is the slow path's
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const FD* f = field_named(*d, it.key());
+    const Json& v = it.value();
+    if (!f || f->is_map() || v.is_null()) return false;
+    uint64_t bit = uint64_t{1} << f->index();
+    if (seen & bit) return false;
+    seen |= bit;
+    const pb::OneofDescriptor* oneof = f->real_containing_oneof();
+    if (oneof && r->HasOneof(m, oneof)) return false;  // two members of one oneof: an error there
+    if (f->is_repeated()) {
+      if (!v.is_array()) return false;
+      for (const Json& e : v)
+        if (e.is_null() || !tree_to_field(e, m, f)) return false;
+    } else if (!tree_to_field(v, m, f)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace prototree
+
+std::optional<nlohmann::json> proto_to_tree(const google::protobuf::Message& msg) {
+  nlohmann::json out;
+  if (!prototree::message_to_tree(msg, out)) return std::nullopt;
+  return out;
+}
+
+bool tree_to_proto(const nlohmann::json& value, google::protobuf::Message& msg) {
+  try {
+    return prototree::tree_to_message(value, msg);
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+}  // namespace a2a::agent
