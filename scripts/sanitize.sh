@@ -36,11 +36,13 @@ REPORT_EXIT=97
 # The ASan set leaves out two e2e load tests that repeat, thousands of times,
 # paths the other e2e tests cover (130 s under ASan; TSan still runs the
 # pipelined one): the bounded-memory claims they make are the g++ build's.
+# RefAgentMillion (a million requests to one agent) is left out for the same
+# reason; it skips itself in a sanitized tree anyway (tests/e2e/million_test.cpp).
 # It also leaves out the whole-suite reruns that prove verdicts do not depend
 # on -j or on the legal choices of an agent (ParallelVerdicts, LegalVariation,
 # the SDK interop at -j1 and -j8): they drive the same code paths as the
 # suites the ASan build already runs, and their claims are about verdicts.
-ASAN_E2E_SKIP='^(RefAgentLoad\.(LongPipelinedStdioSession|MemoryReturnsToItsLevel)|ParallelVerdicts\.|LegalVariation\.|Jobs/InteropRunner\..*/j[18]( |$))'
+ASAN_E2E_SKIP='^(RefAgentLoad\.(LongPipelinedStdioSession|MemoryReturnsToItsLevel)|RefAgentMillion\.|ParallelVerdicts\.|LegalVariation\.|Jobs/InteropRunner\..*/j[18]( |$))'
 TSAN_BINARIES=(a2a_transport_test a2a_engine_test a2a_binding_jsonrpc_test a2a_binding_rest_test a2a_agent_core_test a2a_agent_websocket_test a2a_client_core_test)
 TSAN_E2E='^(Interrupt[./]|RefClientAgentLibrary\.|RunnerSelfTest\.|ActsOverHttp\.|HttpRunner\.Smoke|RefClientAgent\.(Stream|Subscribe|ReturnImmediately)|RefAgentLoad\.(TwoHundred|FiveHundred|LongPipelined)|Fixtures/HostileStdioAgent\..*/(flood_stdout|flood_frames|notification_flood|stderr_flood)|Fixtures/HostileHttpAgent\..*/http_endless_sse|InteropRunner\.|Interop/Bindings\.JsSdkClient)'
 
