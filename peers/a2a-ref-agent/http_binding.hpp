@@ -49,8 +49,8 @@ struct HttpContext {
 // 503 when no worker can take a job.
 ServerReply overloaded_reply();
 
-// Binding entry points; `ex` was read whole. handle_card and handle_jsonrpc
-// run on the I/O thread (they offload what may block), handle_rest on a worker.
+// Binding entry points; `ex` was read whole. All run on the I/O thread and
+// offload what may block (ctx.offload).
 void handle_card(const HttpContext& ctx, HttpExchange& ex);
 void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);
 void handle_rest(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);

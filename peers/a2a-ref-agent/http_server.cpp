@@ -170,7 +170,11 @@ void HttpAgent::on_request(std::shared_ptr<HttpExchange> ex) {
     guarded(ex, [this, &ex] { handle_jsonrpc(*ctx_, ex); });
     return;
   }
-  if (!pool_->submit([this, ex] { guarded(ex, [this, &ex] { route(ex); }); })) ex->reply(overloaded_reply());
+  // REST too: its calls and the 404/405 answers do not block; a REST send
+  // that may block, and a stream that waits, are offloaded by handle_rest.
+  // (Before, every REST request took a worker: two thread hand-offs, half of
+  // the agent's CPU in context switches; docs/performance.md.)
+  guarded(ex, [this, &ex] { route(ex); });
 }
 
 void HttpAgent::route(const std::shared_ptr<HttpExchange>& ex) {
