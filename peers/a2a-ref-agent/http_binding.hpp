@@ -88,6 +88,8 @@ ServerReply rest_status_reply(int http, std::string_view status, const std::stri
 Json rpc_error_object(const Faults& f, const CallError& e);  // {code, message, data?}
 Json rpc_error_response(const Faults& f, const Json& id, Json error_object);
 std::string rpc_result_text(const Faults& f, const Json& id, const Json& result);
+// The same around a result already serialized.
+std::string rpc_result_raw(const Faults& f, const Json& id, std::string_view result_text);
 // `body` with HTTP `status`, labelled with A2A-Version `version`.
 void rpc_reply(HttpExchange& ex, const Faults& f, int status, const Json& body,
                std::string_view version = kServedVersion);

@@ -102,6 +102,21 @@ std::optional<Json> request_params(const RestRequest& rr, Operation op) {
 // send that may block: `ex` and the flag are held by value for that).
 void answer_call(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex, bool a2a_json, Operation op,
                  const Json& params) {
+  std::string content_type = a2a_json ? "application/a2a+json" : "application/json";
+  if (!ctx.faults.any()) {
+    // The result as text (AgentCore::call_text): the same bytes, no tree for a send's task.
+    AgentCore::CallText t = ctx.core->call_text(op, params);
+    if (t.error) {
+      ex->reply(rest_error_reply(*t.error, ctx.faults, a2a_json));
+    } else if (op == Operation::kDeletePushConfig) {
+      ex->reply(ServerReply{204, {{"A2A-Version", std::string(kServedVersion)}}, "", false});
+    } else {
+      ServerReply out = json_reply(200, nullptr, std::move(content_type));
+      out.body = std::move(t.text);
+      ex->reply(std::move(out));
+    }
+    return;
+  }
   CallResult r = ctx.core->call(op, params);
   if (!r.ok()) {
     ex->reply(rest_error_reply(r.error(), ctx.faults, a2a_json));
@@ -112,7 +127,7 @@ void answer_call(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex
     if (op == Operation::kSendMessage && ctx.faults.has(Fault::kHttpRestUnwrappedSend) && value->is_object() &&
         value->size() == 1)
       value = &value->begin().value();
-    ex->reply(json_reply(200, *value, a2a_json ? "application/a2a+json" : "application/json"));
+    ex->reply(json_reply(200, *value, std::move(content_type)));
   }
 }
 

@@ -10,6 +10,7 @@
 #include "peers/a2a-ref-agent/core_state.hpp"
 #include "peers/a2a-ref-agent/params.hpp"
 #include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
 namespace {
@@ -133,11 +134,12 @@ bool answers_at_once(const CoreState& st, const SendRequest& req) {
   return req.return_immediately || st.fault(Fault::kSemBlockingReturnsEarly);
 }
 
-// Runs `plan` if the task is still in the turn that scheduled it.
-void apply_plan(CoreState& st, TaskRecord& r, uint64_t generation, const TurnPlan& plan) {
+// Runs `plan` if the task is still in the turn that scheduled it. Its
+// chunks are moved into the store: a plan runs once.
+void apply_plan(CoreState& st, TaskRecord& r, uint64_t generation, TurnPlan& plan) {
   auto lk = st.store.lock();
   if (r.generation != generation || r.state != TaskState::kWorking) return;
-  for (const auto& c : plan.chunks) st.store.add_chunk(r, c.artifact, c.append, c.last_chunk);
+  for (auto& c : plan.chunks) st.store.add_chunk(r, std::move(c.artifact), c.append, c.last_chunk);
   if (plan.stream_error) st.store.add_error(r, *plan.stream_error);
   if (plan.final_state != TaskState::kWorking) {
     st.store.set_status(r, plan.final_state, plan.status_text, plan.reply_in_history);
@@ -163,7 +165,7 @@ std::function<void()> begin_turn(CoreState& st, const std::shared_ptr<TaskRecord
   bool idle = plan.chunks.empty() && !plan.stream_error && plan.final_state == TaskState::kWorking;
   if (idle) return {};  // tck-cancel: stays WORKING
   core::Millis delay = plan.delay;
-  auto job = [&st, r, gen, plan = std::move(plan)] { apply_plan(st, *r, gen, plan); };
+  auto job = [&st, r, gen, plan = std::move(plan)]() mutable { apply_plan(st, *r, gen, plan); };
   if (delay.count() <= 0) return job;
   st.scheduler.post_after(delay, std::move(job));
   return {};
@@ -257,6 +259,29 @@ CallResult send_message(CoreState& st, const Json& params) {
   }
   apply_output_faults(st.config.faults, result);
   return result;
+}
+
+std::variant<std::string, CallError> send_message_text(CoreState& st, const Json& params) {
+  SendRequest req;
+  if (auto e = parse_send(st, params, req)) return *e;
+  auto outcome = accept(st, req);
+  if (auto* e = std::get_if<CallError>(&outcome)) return *e;
+  Accepted& acc = std::get<Accepted>(outcome);
+  if (acc.run_now) acc.run_now();
+  if (!acc.record) return jsonrpc::dump(model::wrap_message(acc.reply));
+  std::string out = "{\"task\":";
+  if (answers_at_once(st, req)) {
+    out += jsonrpc::dump(acc.immediate);
+  } else {
+    // As send_message: the task as it is when the wait ends, under the same lock.
+    TaskRecord& r = *acc.record;
+    auto lk = st.store.lock();
+    st.store.wait(lk, r, core::Deadline::after(st.config.max_block),
+                  [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); });
+    append_task_text(out, r, req.view);
+  }
+  out += '}';
+  return out;
 }
 
 bool send_may_block(const CoreState& st, const Json& params) {

@@ -5,6 +5,79 @@
 #include "runner/core/escape.hpp"
 
 namespace a2a::agent {
+namespace {
+
+// Writes values as jsonrpc::dump does (compact, UTF-8 kept, invalid UTF-8
+// replaced) into one string, interleaved with the caller's own bytes: the
+// string adapter appends as it goes and each dump() flushes before it returns.
+class TaskTextWriter {
+ public:
+  explicit TaskTextWriter(std::string& out)
+      : out_(out), s_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', Json::error_handler_t::replace) {}
+
+  void value(const Json& j) { s_.dump(j, false, false, 0); }
+  // A string member's value; ids are plain ASCII and skip the Json copy.
+  void string(const std::string& v) {
+    bool plain = std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+    if (!plain) return value(Json(v));
+    out_ += '"';
+    out_ += v;
+    out_ += '"';
+  }
+  // `"name":` after a comma unless it is the object's first member.
+  void key(std::string_view name, bool& first) {
+    if (!first) out_ += ',';
+    first = false;
+    out_ += '"';
+    out_ += name;
+    out_ += "\":";
+  }
+  void array(const std::vector<Json>& items, size_t from) {
+    out_ += '[';
+    for (size_t i = from; i < items.size(); ++i) {
+      if (i > from) out_ += ',';
+      value(items[i]);
+    }
+    out_ += ']';
+  }
+
+ private:
+  std::string& out_;
+  nlohmann::detail::serializer<Json> s_;
+};
+
+}  // namespace
+
+// The members task_json writes, in the order nlohmann's sorted object
+// dumps them: artifacts, contextId, history, id, status.
+void append_task_text(std::string& out, const TaskRecord& r, const TaskView& view) {
+  TaskTextWriter w(out);
+  bool first = true;
+  out += '{';
+  if (view.artifacts && !r.artifacts.empty()) {
+    w.key("artifacts", first);
+    w.array(r.artifacts, 0);
+  }
+  if (!r.context_id.empty()) {
+    w.key("contextId", first);
+    w.string(r.context_id);
+  }
+  size_t n = r.history.size();
+  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  if (n > 0) {
+    w.key("history", first);
+    w.array(r.history, r.history.size() - n);
+  }
+  if (!r.id.empty()) {
+    w.key("id", first);
+    w.string(r.id);
+  }
+  if (!r.status.is_null()) {
+    w.key("status", first);
+    w.value(r.status);
+  }
+  out += '}';
+}
 
 Json task_json(const TaskRecord& r, const TaskView& view) {
   Json t = model::make_task(r.id, r.context_id, r.status);
@@ -88,20 +161,40 @@ void TaskStore::retire(const TaskRecord& r) {
   }
 }
 
-void TaskStore::add_chunk(TaskRecord& r, const Json& artifact, bool append, bool last_chunk) {
-  const std::string id = artifact.value("artifactId", "");
+namespace {
+
+// An artifact's artifactId, "" when it has none (compared in place: no copy per artifact).
+std::string_view stored_artifact_id(const Json& a) {
+  auto f = a.find("artifactId");
+  return f != a.end() && f->is_string() ? std::string_view(f->get_ref<const std::string&>()) : std::string_view();
+}
+
+}  // namespace
+
+void TaskStore::add_chunk(TaskRecord& r, Json artifact, bool append, bool last_chunk) {
+  std::string_view id = stored_artifact_id(artifact);
   auto it = std::find_if(r.artifacts.begin(), r.artifacts.end(),
-                         [&](const Json& a) { return a.value("artifactId", "") == id; });
+                         [&](const Json& a) { return stored_artifact_id(a) == id; });
   if (it == r.artifacts.end()) {
     r.artifacts.push_back(artifact);
   } else if (append) {
-    for (const auto& p : artifact["parts"]) (*it)["parts"].push_back(p);
+    auto parts = artifact.find("parts");
+    if (parts != artifact.end()) {
+      for (const auto& p : *parts) (*it)["parts"].push_back(p);
+    }
   } else {
     *it = artifact;
   }
-  // Wrapped by moving, not through wrap_artifact_update (one deep copy less per event).
+  // model::artifact_update's members, the chunk moved in rather than copied,
+  // wrapped by moving too (two deep copies less per event).
+  Json update = Json::object();
+  if (!r.id.empty()) update["taskId"] = r.id;
+  if (!r.context_id.empty()) update["contextId"] = r.context_id;
+  if (!artifact.is_null()) update["artifact"] = std::move(artifact);
+  if (append) update["append"] = true;
+  if (last_chunk) update["lastChunk"] = true;
   Json ev = Json::object();
-  ev["artifactUpdate"] = model::artifact_update(r.id, r.context_id, artifact, append, last_chunk);
+  ev["artifactUpdate"] = std::move(update);
   notify_push(r, ev);
   r.log.push_back(LogEntry{std::move(ev), std::nullopt, std::nullopt});
   r.cv.notify_all();

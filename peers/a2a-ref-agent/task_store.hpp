@@ -65,6 +65,10 @@ struct TaskView {
   bool artifacts = true;
 };
 Json task_json(const TaskRecord& r, const TaskView& view = {});
+// Appends jsonrpc::dump(task_json(r, view)) to `out`, byte for byte, without
+// building the task as a tree: a send's answer is written straight from the
+// store (docs/performance.md, "HTTP").
+void append_task_text(std::string& out, const TaskRecord& r, const TaskView& view = {});
 
 class TaskStore {
  public:
@@ -80,8 +84,9 @@ class TaskStore {
   bool knows_context(const std::string& context_id) const { return contexts_.count(context_id) > 0; }
   // New status (with an agent message when `text` is non-empty), logged as a statusUpdate.
   void set_status(TaskRecord& r, model::TaskState s, const std::string& text, bool reply_in_history);
-  // Logs an artifactUpdate and merges the chunk into the task's artifacts.
-  void add_chunk(TaskRecord& r, const Json& artifact, bool append, bool last_chunk);
+  // Logs an artifactUpdate and merges the chunk into the task's artifacts
+  // (by value: a chunk moved in is not copied again into its event).
+  void add_chunk(TaskRecord& r, Json artifact, bool append, bool last_chunk);
   void add_error(TaskRecord& r, const CallError& e);
   std::vector<std::shared_ptr<TaskRecord>> all() const;
   size_t size() const { return tasks_.size(); }

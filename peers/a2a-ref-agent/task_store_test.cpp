@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "peers/a2a-ref-agent/test_support.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
 namespace {
@@ -60,6 +61,33 @@ TEST(Unit, OneTaskHeavierThanTheBoundIsStillKeptWhenNewest) {
   store.set_status(*heavy, TaskState::kCompleted, "", false);
   EXPECT_FALSE(store.find(old->id));
   EXPECT_TRUE(store.find(heavy->id));
+}
+
+// append_task_text is what the HTTP bindings send for a SendMessage: it must
+// be the dump of task_json byte for byte, for every view.
+TEST(TaskStore, TaskTextIsTheDumpOfTaskJsonInEveryView) {
+  TaskStore store;
+  auto lk = store.lock();
+  auto r = store.create("ctx-text", Behaviour::kEcho, testing::user_message("caf\u00e9 \"quoted\" \\ tab\t"));
+  store.set_status(*r, TaskState::kWorking, "", false);
+  Json artifact = {{"artifactId", "a-1"}, {"name", "echo"}, {"parts", Json::array({{{"text", "chunk 0"}}})}};
+  store.add_chunk(*r, artifact, false, false);
+  store.set_status(*r, TaskState::kCompleted, "done \xff invalid UTF-8", true);
+  std::vector<TaskView> views = {TaskView{}, TaskView{0, true}, TaskView{1, true}, TaskView{5, false},
+                                 TaskView{std::nullopt, false}};
+  for (const auto& view : views) {
+    std::string text = "prefix:";
+    append_task_text(text, *r, view);
+    EXPECT_EQ(text, "prefix:" + jsonrpc::dump(task_json(*r, view)))
+        << "historyLength " << view.history_length.value_or(-1) << ", artifacts " << view.artifacts;
+  }
+  // Ids that need escaping go through the serializer, like everything else.
+  r->id = "t\"1\x01";
+  r->context_id.clear();
+  std::string text;
+  append_task_text(text, *r, TaskView{});
+  EXPECT_EQ(text, jsonrpc::dump(task_json(*r, TaskView{})));
+  EXPECT_NE(text.find("\"id\":\"t\\\"1\\u0001\""), std::string::npos) << text;
 }
 
 }  // namespace
