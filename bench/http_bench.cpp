@@ -8,7 +8,7 @@
 // measure. The goal (docs/performance.md, "HTTP"): the reference agent at least 10x.
 //
 //   http_bench [--connections 16,64] [--duration-ms 3000] [--warmup-ms 1000] [--rounds 1]
-//              [--events K] [--agent PATH] [--js-dir DIR] [--no-js] [--no-rest]
+//              [--events K] [--agent PATH] [--agent-arg ARG]... [--js-dir DIR] [--no-js] [--no-rest]
 //              [--unary-only | --stream-only]
 //   http_bench --load [--clients 2000] [--requests 20] [--streams 5000] [--events K]
 //
@@ -45,6 +45,7 @@ struct Args {
   long warmup_ms = 1000;
   int events = 100;
   std::string agent = A2A_BINARY_DIR "/bin/a2a-ref-agent";
+  std::vector<std::string> agent_args;  // more arguments for a2a-ref-agent
   std::string js_dir = A2A_SOURCE_DIR "/tests/interop/js";
   bool js = true;
   bool unary = true;
@@ -70,7 +71,8 @@ std::vector<int> int_list(const std::string& s) {
 
 constexpr const char* kUsage =
     "usage: http_bench [--connections 16,64] [--duration-ms 3000] [--warmup-ms 1000] [--rounds 1] [--events K]\n"
-    "                  [--agent PATH] [--js-dir DIR] [--no-js] [--no-rest] [--unary-only | --stream-only]\n"
+    "                  [--agent PATH] [--agent-arg ARG]... [--js-dir DIR] [--no-js] [--no-rest]\n"
+    "                  [--unary-only | --stream-only]\n"
     "       http_bench --load [--clients 2000] [--requests 20] [--streams 5000] [--events K]\n"
     "\n"
     "Compares a2a-ref-agent with the @a2a-js/sdk agent of tests/interop/js (needs node and\n"
@@ -97,6 +99,7 @@ bool parse_args(int argc, char** argv, Args& a) {
     else if (k == "--warmup-ms") a.warmup_ms = std::atol(value().c_str());
     else if (k == "--events") a.events = std::atoi(value().c_str());
     else if (k == "--agent") a.agent = value();
+    else if (k == "--agent-arg") a.agent_args.push_back(value());
     else if (k == "--js-dir") a.js_dir = value();
     else if (k == "--no-js") a.js = false;
     else if (k == "--no-rest") a.rest = false;
@@ -329,7 +332,9 @@ int main(int argc, char** argv) {
   Args a;
   if (!parse_args(argc, argv, a)) return 2;
   raise_fd_limit();
-  HttpAgentProcess ref({a.agent, "--http", "0", "--quiet"}, "/");
+  std::vector<std::string> ref_argv = {a.agent, "--http", "0", "--quiet"};
+  ref_argv.insert(ref_argv.end(), a.agent_args.begin(), a.agent_args.end());
+  HttpAgentProcess ref(ref_argv, "/");
   if (!ref.ok()) {
     std::fprintf(stderr, "http_bench: a2a-ref-agent did not start: %s\n", ref.error().c_str());
     return 1;
