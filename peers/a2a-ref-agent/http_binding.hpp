@@ -107,6 +107,9 @@ struct SseFormat {
   std::string content_type = "text/event-stream";
   std::string version{kServedVersion};  // the response's A2A-Version label
   std::function<std::string(const Json& event)> event;  // the data of an event item, serialized
+  // The same from the event already serialized (jsonrpc::dump of it); when
+  // set, a stream without faults is pumped through EventStream::next_text.
+  std::function<std::string(std::string_view event_text)> event_text;
   std::function<Json(const CallError& error)> error;  // the data of a mid-stream error
 };
 // One SSE event, with the SSE faults applied.

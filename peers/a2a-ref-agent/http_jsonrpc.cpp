@@ -136,6 +136,7 @@ void serve_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& e
   }
   SseFormat format;
   format.event = [&f, id](const Json& event) { return rpc_result_text(f, id, event); };
+  format.event_text = [&f, id](std::string_view event) { return rpc_result_raw(f, id, event); };
   format.error = [&f, id](const CallError& e) { return error_response(f, id, e); };
   pump_stream(ctx, ex, std::move(opened.stream), format);
 }

@@ -141,6 +141,7 @@ void serve(const RestRequest& rr, Operation op, Json params) {
     }
     SseFormat format;
     format.event = [](const Json& event) { return jsonrpc::dump(event); };
+    format.event_text = [](std::string_view event) { return std::string(event); };
     // By value: the rest of the stream is pumped on a worker after `rr` is gone.
     format.error = [faults = ctx.faults](const CallError& e) {
       return Json::parse(rest_error_reply(e, faults, false).body);

@@ -25,13 +25,14 @@ constexpr size_t kBatchBytes = 64u << 10;
 // the copy and the line scan are skipped.
 StreamItem next_into(const HttpContext& ctx, const SseFormat& format, EventStream& stream, core::Deadline until,
                      std::string& batch) {
-  if (ctx.faults.any()) {
-    return stream.next_view(until,
-                            [&](const Json& event) { batch += sse_event_text(format.event(event), ctx.faults); });
+  if (ctx.faults.any() || !format.event_text) {
+    StreamItem item = stream.next(until);
+    if (item.kind == StreamItem::Kind::kEvent) batch += sse_event_text(format.event(item.event), ctx.faults);
+    return item;
   }
-  return stream.next_view(until, [&](const Json& event) {
+  return stream.next_text(until, [&](std::string_view event) {
     batch += "data: ";
-    batch += format.event(event);
+    batch += format.event_text(event);
     batch += "\n\n";
   });
 }

@@ -10,9 +10,9 @@ namespace {
 // Writes values as jsonrpc::dump does (compact, UTF-8 kept, invalid UTF-8
 // replaced) into one string, interleaved with the caller's own bytes: the
 // string adapter appends as it goes and each dump() flushes before it returns.
-class TaskTextWriter {
+class StoreTextWriter {
  public:
-  explicit TaskTextWriter(std::string& out)
+  explicit StoreTextWriter(std::string& out)
       : out_(out), s_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', Json::error_handler_t::replace) {}
 
   void value(const Json& j) { s_.dump(j, false, false, 0); }
@@ -51,7 +51,7 @@ class TaskTextWriter {
 // The members task_json writes, in the order nlohmann's sorted object
 // dumps them: artifacts, contextId, history, id, status.
 void append_task_text(std::string& out, const TaskRecord& r, const TaskView& view) {
-  TaskTextWriter w(out);
+  StoreTextWriter w(out);
   bool first = true;
   out += '{';
   if (view.artifacts && !r.artifacts.empty()) {
@@ -136,10 +136,32 @@ void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string&
   if (!r.status.contains("timestamp")) r.status["timestamp"] = model::now_timestamp();
   r.status_ms = model::parse_timestamp_ms(r.status["timestamp"].get<std::string>()).value_or(r.status_ms);
   r.status_seq = ++seq_;
-  Json ev = Json::object();
-  ev["statusUpdate"] = model::status_update(r.id, r.context_id, r.status);
-  notify_push(r, ev);
-  r.log.push_back(LogEntry{std::move(ev), std::nullopt, s});
+  if (push_hook_ && !r.push_configs.empty()) {
+    Json ev = Json::object();
+    ev["statusUpdate"] = model::status_update(r.id, r.context_id, r.status);
+    notify_push(r, ev);
+  }
+  // jsonrpc::dump of {"statusUpdate": model::status_update(...)}, members sorted.
+  std::string event = "{\"statusUpdate\":";
+  {
+    StoreTextWriter w(event);
+    bool first = true;
+    event += '{';
+    if (!r.context_id.empty()) {
+      w.key("contextId", first);
+      w.string(r.context_id);
+    }
+    if (!r.status.is_null()) {
+      w.key("status", first);
+      w.value(r.status);
+    }
+    if (!r.id.empty()) {
+      w.key("taskId", first);
+      w.string(r.id);
+    }
+    event += "}}";
+  }
+  r.log.push_back(LogEntry{std::move(event), std::nullopt, s});
   r.cv.notify_all();
   if (model::is_terminal(s)) retire(r);
 }
@@ -172,31 +194,55 @@ std::string_view stored_artifact_id(const Json& a) {
 }  // namespace
 
 void TaskStore::add_chunk(TaskRecord& r, Json artifact, bool append, bool last_chunk) {
+  if (push_hook_ && !r.push_configs.empty()) {
+    Json ev = Json::object();
+    ev["artifactUpdate"] = model::artifact_update(r.id, r.context_id, artifact, append, last_chunk);
+    notify_push(r, ev);
+  }
+  // jsonrpc::dump of {"artifactUpdate": model::artifact_update(...)}, members sorted.
+  std::string text = "{\"artifactUpdate\":";
+  {
+    StoreTextWriter w(text);
+    bool first = true;
+    text += '{';
+    if (append) {
+      w.key("append", first);
+      text += "true";
+    }
+    if (!artifact.is_null()) {
+      w.key("artifact", first);
+      w.value(artifact);
+    }
+    if (!r.context_id.empty()) {
+      w.key("contextId", first);
+      w.string(r.context_id);
+    }
+    if (last_chunk) {
+      w.key("lastChunk", first);
+      text += "true";
+    }
+    if (!r.id.empty()) {
+      w.key("taskId", first);
+      w.string(r.id);
+    }
+    text += "}}";
+  }
+  // Merged into the task's artifacts after the event was written: the chunk
+  // is moved there rather than copied.
   std::string_view id = stored_artifact_id(artifact);
   auto it = std::find_if(r.artifacts.begin(), r.artifacts.end(),
                          [&](const Json& a) { return stored_artifact_id(a) == id; });
   if (it == r.artifacts.end()) {
-    r.artifacts.push_back(artifact);
+    r.artifacts.push_back(std::move(artifact));
   } else if (append) {
     auto parts = artifact.find("parts");
     if (parts != artifact.end()) {
-      for (const auto& p : *parts) (*it)["parts"].push_back(p);
+      for (auto& p : *parts) (*it)["parts"].push_back(std::move(p));
     }
   } else {
-    *it = artifact;
+    *it = std::move(artifact);
   }
-  // model::artifact_update's members, the chunk moved in rather than copied,
-  // wrapped by moving too (two deep copies less per event).
-  Json update = Json::object();
-  if (!r.id.empty()) update["taskId"] = r.id;
-  if (!r.context_id.empty()) update["contextId"] = r.context_id;
-  if (!artifact.is_null()) update["artifact"] = std::move(artifact);
-  if (append) update["append"] = true;
-  if (last_chunk) update["lastChunk"] = true;
-  Json ev = Json::object();
-  ev["artifactUpdate"] = std::move(update);
-  notify_push(r, ev);
-  r.log.push_back(LogEntry{std::move(ev), std::nullopt, std::nullopt});
+  r.log.push_back(LogEntry{std::move(text), std::nullopt, std::nullopt});
   r.cv.notify_all();
 }
 
@@ -206,7 +252,7 @@ void TaskStore::notify_push(const TaskRecord& r, const Json& event) const {
 }
 
 void TaskStore::add_error(TaskRecord& r, const CallError& e) {
-  r.log.push_back(LogEntry{nullptr, e, std::nullopt});
+  r.log.push_back(LogEntry{std::string(), e, std::nullopt});
   r.cv.notify_all();
 }
 

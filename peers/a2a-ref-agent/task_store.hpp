@@ -32,8 +32,12 @@
 
 namespace a2a::agent {
 
+// A logged event is kept serialized (jsonrpc::dump of the StreamResponse):
+// an SSE stream sends those bytes as they are, and a finished task holds one
+// string per event instead of a tree to build and later free; a binding
+// that wants the tree parses it (docs/performance.md, "HTTP").
 struct LogEntry {
-  Json event;                               // a StreamResponse; null for an error entry
+  std::string event;                        // a StreamResponse, serialized; "" for an error entry
   std::optional<CallError> error;           // a mid-stream error
   std::optional<model::TaskState> state;    // set on status updates
 };

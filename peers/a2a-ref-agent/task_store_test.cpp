@@ -90,5 +90,30 @@ TEST(TaskStore, TaskTextIsTheDumpOfTaskJsonInEveryView) {
   EXPECT_NE(text.find("\"id\":\"t\\\"1\\u0001\""), std::string::npos) << text;
 }
 
+// Logged events are kept as text: each must be the dump of the
+// StreamResponse the model builders make, byte for byte.
+TEST(TaskStore, LoggedEventsAreTheDumpOfTheirStreamResponses) {
+  TaskStore store;
+  auto lk = store.lock();
+  auto r = store.create("ctx-log", Behaviour::kEcho, testing::user_message("hi"));
+  store.set_status(*r, TaskState::kWorking, "", false);
+  EXPECT_EQ(r->log.back().event, jsonrpc::dump(Json{{"statusUpdate", model::status_update(r->id, r->context_id,
+                                                                                           r->status)}}));
+  Json first = {{"artifactId", "a-1"}, {"name", "n"}, {"parts", Json::array({{{"text", "chunk 0 \xff"}}})}};
+  store.add_chunk(*r, first, false, false);
+  EXPECT_EQ(r->log.back().event,
+            jsonrpc::dump(Json{{"artifactUpdate", model::artifact_update(r->id, r->context_id, first, false, false)}}));
+  Json next = {{"artifactId", "a-1"}, {"parts", Json::array({{{"text", "chunk 1"}}})}};
+  store.add_chunk(*r, next, true, true);
+  EXPECT_EQ(r->log.back().event,
+            jsonrpc::dump(Json{{"artifactUpdate", model::artifact_update(r->id, r->context_id, next, true, true)}}));
+  ASSERT_EQ(r->artifacts.size(), 1u);
+  EXPECT_EQ(r->artifacts[0]["parts"].size(), 2u) << "the appended chunk's part is merged";
+  store.set_status(*r, TaskState::kCompleted, "done", true);
+  EXPECT_EQ(r->log.back().event, jsonrpc::dump(Json{{"statusUpdate", model::status_update(r->id, r->context_id,
+                                                                                           r->status)}}));
+  EXPECT_EQ(r->log.back().state, TaskState::kCompleted);
+}
+
 }  // namespace
 }  // namespace a2a::agent
