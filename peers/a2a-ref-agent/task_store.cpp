@@ -1,6 +1,9 @@
 #include "peers/a2a-ref-agent/task_store.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
 
 #include "runner/core/escape.hpp"
 
@@ -45,6 +48,44 @@ class StoreTextWriter {
   std::string& out_;
   nlohmann::detail::serializer<Json> s_;
 };
+
+// model::now_timestamp()'s text ("2026-01-02T03:04:05.678Z") and its epoch
+// milliseconds from one clock read, so the status need not be parsed back;
+// the date and time of day are formatted once per second on each thread
+// (snprintf and gmtime_r were a visible part of a small send).
+std::string store_timestamp(long long& ms_out) {
+  using namespace std::chrono;
+  const long long ms = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+  ms_out = ms;
+  thread_local long long cached_second = -1;
+  thread_local char head[64] = {};  // "YYYY-MM-DDTHH:MM:SS"; room for any int, as now_timestamp's buffer
+  const long long second = ms / 1000;
+  if (second != cached_second) {
+    const std::time_t secs = static_cast<std::time_t>(second);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    std::snprintf(head, sizeof head, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                  tm.tm_hour, tm.tm_min, tm.tm_sec);
+    cached_second = second;
+  }
+  const int milli = static_cast<int>(ms % 1000);
+  std::string out(head);
+  out += '.';
+  out += static_cast<char>('0' + milli / 100);
+  out += static_cast<char>('0' + milli / 10 % 10);
+  out += static_cast<char>('0' + milli % 10);
+  out += 'Z';
+  return out;
+}
+
+// model::make_status(s, message) with the message moved in, stamped by store_timestamp.
+Json store_status(model::TaskState s, Json message, long long& ms_out) {
+  Json st = Json::object();
+  if (s != model::TaskState::kUnspecified) st["state"] = model::to_string(s);
+  if (!message.is_null()) st["message"] = std::move(message);
+  st["timestamp"] = store_timestamp(ms_out);
+  return st;
+}
 
 }  // namespace
 
@@ -106,9 +147,7 @@ std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Beh
   r->context_id = context_id;
   r->behaviour = b;
   r->state = model::TaskState::kSubmitted;
-  r->status = model::make_status(model::TaskState::kSubmitted);
-  if (!r->status.contains("timestamp")) r->status["timestamp"] = model::now_timestamp();
-  r->status_ms = model::parse_timestamp_ms(r->status["timestamp"].get<std::string>()).value_or(0);
+  r->status = store_status(model::TaskState::kSubmitted, nullptr, r->status_ms);
   r->status_seq = ++seq_;
   append_user_message(*r, user_message);
   tasks_.emplace(r->id, r);
@@ -132,9 +171,7 @@ void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string&
   Json message = text.empty() ? Json(nullptr) : agent_message(r, text);
   if (reply_in_history && !message.is_null()) r.history.push_back(message);
   r.state = s;
-  r.status = model::make_status(s, message);
-  if (!r.status.contains("timestamp")) r.status["timestamp"] = model::now_timestamp();
-  r.status_ms = model::parse_timestamp_ms(r.status["timestamp"].get<std::string>()).value_or(r.status_ms);
+  r.status = store_status(s, std::move(message), r.status_ms);
   r.status_seq = ++seq_;
   if (push_hook_ && !r.push_configs.empty()) {
     Json ev = Json::object();

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "peers/a2a-ref-agent/test_support.hpp"
 #include "runner/jsonrpc/message.hpp"
 
@@ -113,6 +115,23 @@ TEST(TaskStore, LoggedEventsAreTheDumpOfTheirStreamResponses) {
   EXPECT_EQ(r->log.back().event, jsonrpc::dump(Json{{"statusUpdate", model::status_update(r->id, r->context_id,
                                                                                            r->status)}}));
   EXPECT_EQ(r->log.back().state, TaskState::kCompleted);
+}
+
+// The store stamps statuses itself (one clock read, no parse back): the
+// text is model::now_timestamp's format and status_ms is its value.
+TEST(TaskStore, StatusTimestampsAreRfc3339MillisecondsMatchingStatusMs) {
+  TaskStore store;
+  auto lk = store.lock();
+  auto r = store.create("ctx-time", Behaviour::kEcho, testing::user_message("t"));
+  for (TaskState s : {TaskState::kSubmitted, TaskState::kWorking, TaskState::kCompleted}) {
+    if (s != TaskState::kSubmitted) store.set_status(*r, s, s == TaskState::kCompleted ? "done" : "", true);
+    const std::string ts = r->status["timestamp"].get<std::string>();
+    EXPECT_TRUE(std::regex_match(ts, std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)"))) << ts;
+    EXPECT_EQ(model::parse_timestamp_ms(ts).value_or(-1), r->status_ms) << ts;
+    EXPECT_EQ(ts.substr(0, 4), model::now_timestamp().substr(0, 4));
+  }
+  EXPECT_EQ(r->status["message"]["parts"][0]["text"], "done");
+  EXPECT_EQ(r->history.back(), r->status["message"]) << "the reply in history is the status message";
 }
 
 }  // namespace
