@@ -100,7 +100,7 @@ std::optional<Json> request_params(const RestRequest& rr, Operation op) {
 
 // A unary operation's answer (from the I/O thread, or from a worker for a
 // send that may block: `ex` and the flag are held by value for that).
-void answer_call(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex, bool a2a_json, Operation op,
+void answer_rest_call(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex, bool a2a_json, Operation op,
                  const Json& params) {
   std::string content_type = a2a_json ? "application/a2a+json" : "application/json";
   if (!ctx.faults.any()) {
@@ -158,12 +158,12 @@ void serve(const RestRequest& rr, Operation op, Json params) {
     return;
   }
   if (!ctx.core->may_block(op, params)) {
-    answer_call(ctx, rr.ex, rr.a2a_json, op, params);
+    answer_rest_call(ctx, rr.ex, rr.a2a_json, op, params);
     return;
   }
   // A send that waits for its task waits on a worker, never on the I/O thread.
   auto job = [&ctx, ex = rr.ex, a2a_json = rr.a2a_json, op, params = std::move(params)] {
-    answer_call(ctx, ex, a2a_json, op, params);
+    answer_rest_call(ctx, ex, a2a_json, op, params);
   };
   if (!ctx.offload(rr.ex, std::move(job))) rr.ex->reply(overloaded_reply());
 }
