@@ -82,6 +82,7 @@ constexpr const char* kUsage =
     "/message:stream; --no-rest leaves REST out). Both agents are measured in each measure's\n"
     "minute, --rounds times alternating (their counts summed), and a summary prints one ratio\n"
     "line per measure: req/s (or events/s) and work per agent CPU-second, ours over the SDK's.\n"
+    "--agent-arg passes one more argument to a2a-ref-agent (repeatable).\n"
     "--load is the big run of a2a-ref-agent alone, checking every answer and the agent's\n"
     "memory. docs/performance.md has the figures and the goal (10x the SDK). Exit 1 when an\n"
     "answer was wrong.\n";
