@@ -1,11 +1,15 @@
-// HTTP JSON-RPC speed of a2a-ref-agent against an agent built on the official
+// HTTP speed of a2a-ref-agent against an agent built on the official
 // JavaScript SDK (tests/interop/js/agent.mjs), under the same closed-loop load
-// (bench/http_load.hpp) at the same concurrency: SendMessage requests per
-// second with p50/p99 latency, and SendStreamingMessage events per second.
-// The goal (docs/performance.md, "HTTP"): the reference agent at least 10x.
+// (bench/http_load.hpp) at the same concurrency, on both HTTP bindings
+// (JSON-RPC, and HTTP+JSON/REST unless --no-rest): SendMessage requests per
+// second with p50/p99 latency, and streamed SendMessage events per second.
+// Each measure runs both agents in the same minute (ours, the SDK's, and
+// again alternating with --rounds), and a summary prints one ratio line per
+// measure. The goal (docs/performance.md, "HTTP"): the reference agent at least 10x.
 //
-//   http_bench [--connections 16,64] [--duration-ms 3000] [--warmup-ms 1000]
-//              [--events K] [--agent PATH] [--js-dir DIR] [--no-js] [--unary-only | --stream-only]
+//   http_bench [--connections 16,64] [--duration-ms 3000] [--warmup-ms 1000] [--rounds 1]
+//              [--events K] [--agent PATH] [--agent-arg ARG]... [--js-dir DIR] [--no-js] [--no-rest]
+//              [--unary-only | --stream-only]
 //   http_bench --load [--clients 2000] [--requests 20] [--streams 5000] [--events K]
 //
 // --load is the big run of the reference agent alone (the bounded one is
@@ -15,9 +19,11 @@
 // answer was wrong or an agent could not start.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,10 +45,13 @@ struct Args {
   long warmup_ms = 1000;
   int events = 100;
   std::string agent = A2A_BINARY_DIR "/bin/a2a-ref-agent";
+  std::vector<std::string> agent_args;  // more arguments for a2a-ref-agent
   std::string js_dir = A2A_SOURCE_DIR "/tests/interop/js";
   bool js = true;
   bool unary = true;
   bool stream = true;
+  bool rest = true;
+  int rounds = 1;
   bool load = false;
   int clients = 2000;
   long requests = 20;
@@ -61,16 +70,22 @@ std::vector<int> int_list(const std::string& s) {
 }
 
 constexpr const char* kUsage =
-    "usage: http_bench [--connections 16,64] [--duration-ms 3000] [--warmup-ms 1000] [--events K]\n"
-    "                  [--agent PATH] [--js-dir DIR] [--no-js] [--unary-only | --stream-only]\n"
+    "usage: http_bench [--connections 16,64] [--duration-ms 3000] [--warmup-ms 1000] [--rounds 1] [--events K]\n"
+    "                  [--agent PATH] [--agent-arg ARG]... [--js-dir DIR] [--no-js] [--no-rest]\n"
+    "                  [--unary-only | --stream-only]\n"
     "       http_bench --load [--clients 2000] [--requests 20] [--streams 5000] [--events K]\n"
     "\n"
     "Compares a2a-ref-agent with the @a2a-js/sdk agent of tests/interop/js (needs node and\n"
     "scripts/interop-setup.sh; --no-js measures ours alone) under the same closed-loop load:\n"
     "SendMessage req/s, p50/p99 latency and req per agent CPU-second at each --connections,\n"
-    "then SendStreamingMessage events/s with streams of K+3 events. --load is the big run of\n"
-    "a2a-ref-agent alone, checking every answer and the agent's memory. docs/performance.md\n"
-    "has the figures and the goal (10x the SDK). Exit 1 when an answer was wrong.\n";
+    "then streams of K+3 events (events/s), over JSON-RPC and over REST (POST /message:send,\n"
+    "/message:stream; --no-rest leaves REST out). Both agents are measured in each measure's\n"
+    "minute, --rounds times alternating (their counts summed), and a summary prints one ratio\n"
+    "line per measure: req/s (or events/s) and work per agent CPU-second, ours over the SDK's.\n"
+    "--agent-arg passes one more argument to a2a-ref-agent (repeatable).\n"
+    "--load is the big run of a2a-ref-agent alone, checking every answer and the agent's\n"
+    "memory. docs/performance.md has the figures and the goal (10x the SDK). Exit 1 when an\n"
+    "answer was wrong.\n";
 
 bool parse_args(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
@@ -85,8 +100,11 @@ bool parse_args(int argc, char** argv, Args& a) {
     else if (k == "--warmup-ms") a.warmup_ms = std::atol(value().c_str());
     else if (k == "--events") a.events = std::atoi(value().c_str());
     else if (k == "--agent") a.agent = value();
+    else if (k == "--agent-arg") a.agent_args.push_back(value());
     else if (k == "--js-dir") a.js_dir = value();
     else if (k == "--no-js") a.js = false;
+    else if (k == "--no-rest") a.rest = false;
+    else if (k == "--rounds") a.rounds = std::max(1, std::atoi(value().c_str()));
     else if (k == "--unary-only") a.stream = false;
     else if (k == "--stream-only") a.unary = false;
     else if (k == "--load") a.load = true;
@@ -113,31 +131,63 @@ std::string js_missing(const Args& a) {
 struct Row {
   LoadResult r;
   double rps = 0, p50 = 0, p99 = 0, eps = 0;
-  double cpu = 0;  // agent CPU seconds during the measured run
+  double cpu = 0;  // agent CPU seconds during the measured runs
   double per_cpu(long long n) const { return cpu > 0 ? static_cast<double>(n) / cpu : 0; }
+  // What the measure counts: requests (unary) or events (streams).
+  long long work(LoadMode mode) const { return mode == LoadMode::kUnary ? r.ok : r.events; }
 };
 
-Row measure(const HttpAgentProcess& agent, LoadMode mode, int connections, const Args& a) {
+// One agent as a bench target: where it takes JSON-RPC and where its REST paths begin.
+struct Target {
+  const char* name;
+  HttpAgentProcess* agent;
+  std::string rest_base;
+};
+
+// One line of the summary: a request kind over one binding.
+struct Measure {
+  const char* name;
+  LoadMode mode;
+  bool rest;
+};
+
+LoadOptions options_for(const Target& t, const Measure& m, int connections, const Args& a) {
   LoadOptions o;
-  o.port = agent.port();
-  o.path = agent.path();
-  o.mode = mode;
+  o.port = t.agent->port();
+  o.path = m.rest ? t.rest_base : t.agent->path();
+  o.rest = m.rest;
+  o.mode = m.mode;
   o.connections = connections;
   o.stream_events = a.events;
+  return o;
+}
+
+void warm_up(const Target& t, const Measure& m, int connections, const Args& a) {
+  if (a.warmup_ms <= 0) return;
+  LoadOptions o = options_for(t, m, connections, a);
   o.duration = Millis(a.warmup_ms);
   o.deadline = Millis(a.warmup_ms + 60000);
-  if (a.warmup_ms > 0) a2a::bench::run_load(o);
+  a2a::bench::run_load(o);
+}
+
+// One measured run added into `row` (counts, latencies, seconds and agent CPU summed).
+void measure_into(Row& row, const Target& t, const Measure& m, int connections, const Args& a) {
+  LoadOptions o = options_for(t, m, connections, a);
   o.duration = Millis(a.duration_ms);
   o.deadline = Millis(a.duration_ms + 60000);
-  Row row;
-  double cpu0 = agent.cpu_seconds();
-  row.r = a2a::bench::run_load(o);
-  row.cpu = agent.cpu_seconds() - cpu0;
+  double cpu0 = t.agent->cpu_seconds();
+  LoadResult r = a2a::bench::run_load(o);
+  row.cpu += t.agent->cpu_seconds() - cpu0;
+  double seconds = row.r.seconds + r.seconds;
+  a2a::bench::detail::merge(row.r, r);
+  row.r.seconds = seconds;
+}
+
+void finish_row(Row& row) {
   row.rps = row.r.per_second(row.r.ok);
   row.eps = row.r.per_second(row.r.events);
   row.p50 = row.r.percentile_ms(50);
   row.p99 = row.r.percentile_ms(99);
-  return row;
 }
 
 void print_row(const char* name, const Row& row, LoadMode mode) {
@@ -153,39 +203,64 @@ void print_row(const char* name, const Row& row, LoadMode mode) {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-bool compare(const Args& a, HttpAgentProcess& ref, HttpAgentProcess* js) {
+std::string measure_title(const Measure& m, int connections, const Args& a) {
+  std::string t = std::string(m.name) + ", " + std::to_string(connections) + " connections";
+  if (m.mode == LoadMode::kStream) t += ", " + std::to_string(a.events + 3) + " events per stream";
+  return t;
+}
+
+bool compare(const Args& a, const Target& ref, const Target* js) {
   bool ok = true;
-  for (LoadMode mode : {LoadMode::kUnary, LoadMode::kStream}) {
-    bool unary = mode == LoadMode::kUnary;
-    if (unary ? !a.unary : !a.stream) continue;
+  std::vector<Measure> measures;
+  if (a.unary) measures.push_back({"JSON-RPC SendMessage", LoadMode::kUnary, false});
+  if (a.unary && a.rest) measures.push_back({"REST SendMessage", LoadMode::kUnary, true});
+  if (a.stream) measures.push_back({"JSON-RPC SendStreamingMessage", LoadMode::kStream, false});
+  if (a.stream && a.rest) measures.push_back({"REST message:stream", LoadMode::kStream, true});
+  std::vector<std::string> summary;
+  for (const Measure& m : measures) {
+    bool unary = m.mode == LoadMode::kUnary;
     for (int c : a.connections) {
-      std::printf("\n%s, %d connections, %.1f s after %.1f s warm-up%s\n",
-                  unary ? "SendMessage" : "SendStreamingMessage", c, a.duration_ms / 1000.0, a.warmup_ms / 1000.0,
-                  unary ? "" : (", " + std::to_string(a.events + 3) + " events per stream").c_str());
+      std::string title = measure_title(m, c, a);
+      std::printf("\n%s: %d x %.1f s per agent after %.1f s warm-up\n", title.c_str(), a.rounds,
+                  a.duration_ms / 1000.0, a.warmup_ms / 1000.0);
       std::printf("  %-14s %9s  %9s  %9s  %7s  %9s  %8s\n", "agent", unary ? "requests" : "streams",
                   unary ? "req/s" : "streams/s", unary ? "p50 ms" : "events/s", unary ? "p99 ms" : "p50 ms",
                   unary ? "req/cpu-s" : "ev/cpu-s", "failures");
-      Row r = measure(ref, mode, c, a);
-      print_row("a2a-ref-agent", r, mode);
+      warm_up(ref, m, c, a);
+      if (js) warm_up(*js, m, c, a);
+      Row r, j;
+      // Alternating, so a neighbour's burst weighs on both agents alike.
+      for (int round = 0; round < a.rounds; ++round) {
+        measure_into(r, ref, m, c, a);
+        if (js) measure_into(j, *js, m, c, a);
+      }
+      finish_row(r);
+      print_row(ref.name, r, m.mode);
       ok = ok && r.r.failures == 0 && r.r.ok > 0;
       if (!js) continue;
-      Row j = measure(*js, mode, c, a);
-      print_row("js-sdk-agent", j, mode);
+      finish_row(j);
+      print_row(js->name, j, m.mode);
       ok = ok && j.r.failures == 0 && j.r.ok > 0;
-      if (unary) {
-        std::printf("  ratio ref/js: req/s x%.1f, p50 x%.1f lower, p99 x%.1f lower, req per CPU-second x%.1f\n",
-                    ratio(r.rps, j.rps), ratio(j.p50, r.p50), ratio(j.p99, r.p99),
-                    ratio(r.per_cpu(r.r.ok), j.per_cpu(j.r.ok)));
-      } else {
-        std::printf("  ratio ref/js: events/s x%.1f, stream p50 x%.1f lower, events per CPU-second x%.1f\n",
-                    ratio(r.eps, j.eps), ratio(j.p50, r.p50), ratio(r.per_cpu(r.r.events), j.per_cpu(j.r.events)));
-      }
+      double rate = unary ? ratio(r.rps, j.rps) : ratio(r.eps, j.eps);
+      double per_cpu = ratio(r.per_cpu(r.work(m.mode)), j.per_cpu(j.work(m.mode)));
+      char line[256];
+      std::snprintf(line, sizeof line, "ratio %s: %s x%.1f, per agent CPU-second x%.1f, p50 x%.1f lower",
+                    title.c_str(), unary ? "req/s" : "events/s", rate, per_cpu, ratio(j.p50, r.p50));
+      std::printf("  %s\n", line);
+      summary.emplace_back(line);
       std::fflush(stdout);
     }
   }
-  std::printf("\nagent memory after the runs: a2a-ref-agent VmRSS %ld KiB, VmHWM %ld KiB", ref.rss_kib(),
-              ref.status_field("VmHWM"));
-  if (js) std::printf("; js-sdk-agent VmRSS %ld KiB, VmHWM %ld KiB", js->rss_kib(), js->status_field("VmHWM"));
+  if (!summary.empty()) {
+    std::printf("\nsummary (a2a-ref-agent / js-sdk-agent, the goal is x10 or more):\n");
+    for (const auto& line : summary) std::printf("  %s\n", line.c_str());
+  }
+  std::printf("\nagent memory after the runs: a2a-ref-agent VmRSS %ld KiB, VmHWM %ld KiB", ref.agent->rss_kib(),
+              ref.agent->status_field("VmHWM"));
+  if (js) {
+    std::printf("; js-sdk-agent VmRSS %ld KiB, VmHWM %ld KiB", js->agent->rss_kib(),
+                js->agent->status_field("VmHWM"));
+  }
   std::printf("\n");
   return ok;
 }
@@ -258,7 +333,9 @@ int main(int argc, char** argv) {
   Args a;
   if (!parse_args(argc, argv, a)) return 2;
   raise_fd_limit();
-  HttpAgentProcess ref({a.agent, "--http", "0", "--quiet"}, "/");
+  std::vector<std::string> ref_argv = {a.agent, "--http", "0", "--quiet"};
+  ref_argv.insert(ref_argv.end(), a.agent_args.begin(), a.agent_args.end());
+  HttpAgentProcess ref(ref_argv, "/");
   if (!ref.ok()) {
     std::fprintf(stderr, "http_bench: a2a-ref-agent did not start: %s\n", ref.error().c_str());
     return 1;
@@ -277,5 +354,8 @@ int main(int argc, char** argv) {
     std::printf("js-sdk-agent: skipped (%s); a2a-ref-agent alone\n", missing.c_str());
   }
   std::printf("load generator: bench/http_load.hpp, 1 thread, keep-alive, closed loop\n");
-  return compare(a, ref, js.get()) ? 0 : 1;
+  Target ref_target{"a2a-ref-agent", &ref, "/"};
+  std::optional<Target> js_target;
+  if (js) js_target = Target{"js-sdk-agent", js.get(), "/a2a/rest"};
+  return compare(a, ref_target, js_target ? &*js_target : nullptr) ? 0 : 1;
 }

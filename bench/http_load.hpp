@@ -8,8 +8,12 @@
 // returns the COMPLETED task). Stream mode: SendStreamingMessage
 // "tck-stream-many count=K", whose K+3 events (task, WORKING, K chunks whose
 // texts carry their index, COMPLETED) let every stream be checked for lost,
-// duplicated or reordered events. Any other answer is a failure, kept as a
-// sample. Bounded: a run ends at its deadline whatever the agent does.
+// duplicated or reordered events. With `rest` the same two requests go to the
+// HTTP+JSON/REST binding instead (POST {path}/message:send and
+// /message:stream, the bare SendMessageRequest; answers and events are bare
+// SendMessageResponse / StreamResponse objects). Any other answer is a
+// failure, kept as a sample. Bounded: a run ends at its deadline whatever the
+// agent does.
 #pragma once
 
 #include <algorithm>
@@ -36,8 +40,9 @@ enum class LoadMode { kUnary, kStream };
 struct LoadOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 0;
-  std::string path = "/";  // where JSON-RPC is POSTed
+  std::string path = "/";  // where JSON-RPC is POSTed; with `rest`, the REST base ("/" or "/a2a/rest")
   LoadMode mode = LoadMode::kUnary;
+  bool rest = false;       // HTTP+JSON/REST rather than JSON-RPC
   int connections = 16;
   // Each connection stops starting requests after `duration`, or after
   // `per_connection` requests when that is > 0 (then duration is ignored).
@@ -87,10 +92,25 @@ inline std::string rpc_body(const LoadOptions& o, int client, long long seq) {
          std::to_string(client) + "-" + std::to_string(seq) + R"("}}})";
 }
 
+// The REST body of the same request: the SendMessageRequest alone.
+inline std::string rest_body(const LoadOptions& o, int client, long long seq) {
+  bool stream = o.mode == LoadMode::kStream;
+  std::string text = stream ? "tck-stream-many count=" + std::to_string(o.stream_events) : "hello";
+  return R"({"message":{"role":"ROLE_USER","parts":[{"text":")" + text + R"("}],"messageId":"load-)" +
+         std::to_string(client) + "-" + std::to_string(seq) + R"("}})";
+}
+
+inline std::string request_target(const LoadOptions& o) {
+  if (!o.rest) return o.path;
+  std::string base = o.path;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + (o.mode == LoadMode::kStream ? "/message:stream" : "/message:send");
+}
+
 inline std::string http_request(const LoadOptions& o, const std::string& host, int client, long long seq) {
-  std::string body = rpc_body(o, client, seq);
+  std::string body = o.rest ? rest_body(o, client, seq) : rpc_body(o, client, seq);
   std::string accept = o.mode == LoadMode::kStream ? "text/event-stream" : "application/json";
-  return "POST " + o.path + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nAccept: " +
+  return "POST " + request_target(o) + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nAccept: " +
          accept + "\r\nA2A-Version: 1.0\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
@@ -145,7 +165,7 @@ class Client : public std::enable_shared_from_this<Client> {
     ++seq_;
     ++sent_;
     const LoadOptions& o = shared_.options;
-    check_ = AnswerCheck(o.mode == LoadMode::kStream, o.stream_events, o.full_check, seq_);
+    check_ = AnswerCheck(o.mode == LoadMode::kStream, o.stream_events, o.full_check, seq_, o.rest);
     request_ = http_request(o, shared_.host_header, index_, seq_);
     started_ = Clock::now();
     net::async_write(socket_, net::buffer(request_), [self = shared_from_this()](beast::error_code ec, size_t) {

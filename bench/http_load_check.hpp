@@ -4,7 +4,8 @@
 // order, each a result with the request's id: the task, WORKING, "chunk 0"
 // .. "chunk K-1", COMPLETED. The byte checks (benchmarks: they must cost the
 // generator little) look for those markers; the full checks (tests) parse
-// every answer and compare the fields.
+// every answer and compare the fields. `rest`: the answers of the REST
+// binding, the same objects bare (no JSON-RPC envelope, so no id to match).
 #pragma once
 
 #include <string>
@@ -19,7 +20,8 @@ namespace a2a::bench {
 
 class AnswerCheck {
  public:
-  AnswerCheck(bool stream, int k, bool full, long long id) : stream_(stream), k_(k), full_(full), id_(id) {}
+  AnswerCheck(bool stream, int k, bool full, long long id, bool rest = false)
+      : stream_(stream), k_(k), full_(full), id_(id), rest_(rest) {}
 
   // Body bytes of a chunked (SSE) answer, as they arrive.
   void feed(std::string_view bytes) {
@@ -51,6 +53,7 @@ class AnswerCheck {
   }
 
   bool has_id(std::string_view data) const {
+    if (rest_) return true;
     std::string key = "\"id\":" + std::to_string(id_);
     for (size_t at = data.find(key); at != std::string_view::npos; at = data.find(key, at + 1)) {
       size_t end = at + key.size();
@@ -61,11 +64,12 @@ class AnswerCheck {
 
   std::string check_unary(const std::string& body) const {
     if (!full_) {
-      bool ok = body.find("\"result\":") != std::string::npos &&
+      bool ok = (rest_ || body.find("\"result\":") != std::string::npos) &&
                 body.find("\"TASK_STATE_COMPLETED\"") != std::string::npos && has_id(body);
       return ok ? "" : "not the COMPLETED echo task: " + body.substr(0, 200);
     }
     Json j = Json::parse(body, nullptr, false);
+    if (rest_ && j.is_object()) j = Json{{"jsonrpc", "2.0"}, {"id", id_}, {"result", std::move(j)}};
     bool ok = j.is_object() && j.value("id", Json()) == Json(id_) && !j.contains("error") &&
               j.value("/result/task/status/state"_json_pointer, Json()) == "TASK_STATE_COMPLETED" &&
               j.value("/result/task/artifacts/0/parts/0/text"_json_pointer, Json()) == "Echo: hello";
@@ -84,7 +88,9 @@ class AnswerCheck {
   }
 
   std::string byte_event(std::string_view d) const {
-    if (d.find("\"result\":") == std::string_view::npos || !has_id(d)) return "not a result for this request";
+    if ((!rest_ && d.find("\"result\":") == std::string_view::npos) || !has_id(d)) {
+      return "not a result for this request";
+    }
     auto has = [&](std::string_view s) { return d.find(s) != std::string_view::npos; };
     long long e = seen_;
     if (e == 0) return has("\"task\":{") ? "" : "expected the task";
@@ -96,6 +102,7 @@ class AnswerCheck {
 
   std::string full_event(const std::string& d) const {
     Json j = Json::parse(d, nullptr, false);
+    if (rest_ && j.is_object()) j = Json{{"jsonrpc", "2.0"}, {"id", id_}, {"result", std::move(j)}};
     if (!j.is_object() || j.value("jsonrpc", "") != "2.0" || j.value("id", Json()) != Json(id_) ||
         j.contains("error") || !j.contains("result") || !j["result"].is_object() || j["result"].size() != 1) {
       return "not a result for this request";
@@ -119,6 +126,7 @@ class AnswerCheck {
   long long k_;
   bool full_;
   long long id_;
+  bool rest_;
   wire::SseParser sse_;
   std::vector<wire::SseEvent> events_buf_;
   long long seen_ = 0;

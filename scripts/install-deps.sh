@@ -2,7 +2,8 @@
 # Installs every Debian package the build, the tests and the reports need
 # (clang, its sanitizer/libFuzzer runtimes and llvm-symbolizer: the sanitizer
 # and fuzzing passes, docs/sanitizers.md and docs/fuzzing.md; chromium and
-# cmark-gfm: the render and GitHub-Markdown checks of the reports, docs/reports.md).
+# cmark-gfm: the render and GitHub-Markdown checks of the reports, docs/reports.md;
+# libjemalloc2: a2a-ref-agent's allocator when present, docs/performance.md "HTTP").
 # Safe to run again; needs root (or sudo). Only Debian's archive is used.
 set -euo pipefail
 SUDO=""
@@ -13,6 +14,7 @@ PKGS=(
   libboost1.81-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev googletest
   libssl-dev
+  libjemalloc2
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   clang libclang-rt-14-dev llvm-14
   chromium cmark-gfm

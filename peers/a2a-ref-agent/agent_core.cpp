@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "peers/a2a-ref-agent/core_state.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
 
@@ -23,12 +24,20 @@ TurnPlan CoreState::plan_turn(Behaviour b, int turn, std::string_view text) cons
   TurnPlan plan = agent::plan_turn(b, turn, text, plan_settings);
   config.choices->shape_plan(b, plan);
   // Artifact ids are the core's choice: one new id per artifact of the plan.
+  // The behaviour's id is read in place and the new one assigned into the
+  // same string (ids of one length reuse its buffer): no copy per chunk.
   std::vector<std::pair<std::string, std::string>> ids;
   for (auto& c : plan.chunks) {
-    std::string old = c.artifact.value("artifactId", "");
+    auto f = c.artifact.find("artifactId");
+    bool has = f != c.artifact.end() && f->is_string();
+    std::string_view old = has ? std::string_view(f->get_ref<const std::string&>()) : std::string_view();
     auto it = std::find_if(ids.begin(), ids.end(), [&](const auto& p) { return p.first == old; });
-    if (it == ids.end()) it = ids.insert(ids.end(), {old, new_id(IdKind::kArtifact)});
-    c.artifact["artifactId"] = it->second;
+    if (it == ids.end()) it = ids.insert(ids.end(), {std::string(old), new_id(IdKind::kArtifact)});
+    if (has) {
+      f->get_ref<std::string&>() = it->second;
+    } else {
+      c.artifact["artifactId"] = it->second;
+    }
   }
   return plan;
 }
@@ -37,6 +46,18 @@ CallResult AgentCore::call(Operation op, const Json& params) {
   CallResult out = dispatch(op, params);
   if (out.ok()) state_->config.choices->shape_output(out.value());
   return out;
+}
+
+AgentCore::CallText AgentCore::call_text(Operation op, const Json& params) {
+  CoreState& st = *state_;
+  if (op == Operation::kSendMessage && !st.config.faults.any() && !st.config.choices->shapes_output()) {
+    auto r = send_message_text(st, params);
+    if (auto* e = std::get_if<CallError>(&r)) return CallText{std::move(*e), {}};
+    return CallText{std::nullopt, std::get<std::string>(std::move(r))};
+  }
+  CallResult r = call(op, params);
+  if (!r.ok()) return CallText{r.error(), {}};
+  return CallText{std::nullopt, jsonrpc::dump(r.value())};
 }
 
 CallResult AgentCore::dispatch(Operation op, const Json& params) {

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "peers/a2a-ref-agent/call_result.hpp"
@@ -47,6 +48,16 @@ class AgentCore {
 
   // A unary operation. A streaming operation here is a -32603 (bindings route them to open_stream).
   CallResult call(model::Operation op, const Json& params);
+  // call() with the result serialized: `text` is jsonrpc::dump of call()'s
+  // value, byte for byte, or `error` is set. SendMessage writes its task
+  // straight from the store, without copying it into a tree, when nothing
+  // reshapes results (no fault, choices that leave results alone); the
+  // HTTP bindings answer with it (docs/performance.md, "HTTP").
+  struct CallText {
+    std::optional<CallError> error;
+    std::string text;
+  };
+  CallText call_text(model::Operation op, const Json& params);
   // False when call(op, params) certainly returns without waiting (all but
   // a blocking SendMessage that starts or continues a task), so a binding
   // may run it on its I/O thread.

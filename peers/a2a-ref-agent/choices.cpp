@@ -208,8 +208,18 @@ class LegalVariation : public Choices {
 
 }  // namespace
 
+namespace {
+
+// The base class's choices, declared as leaving results alone.
+class ReferenceChoices : public Choices {
+ public:
+  bool shapes_output() const override { return false; }
+};
+
+}  // namespace
+
 std::shared_ptr<const Choices> reference_choices() {
-  static const auto kChoices = std::make_shared<const Choices>();
+  static const std::shared_ptr<const Choices> kChoices = std::make_shared<const ReferenceChoices>();
   return kChoices;
 }
 

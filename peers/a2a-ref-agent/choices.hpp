@@ -34,6 +34,11 @@ class Choices {
   // Every result of a unary operation and every stream event, before the
   // binding encodes it (after the output faults).
   virtual void shape_output(Json&) const {}
+  // False only when shape_output() leaves every result as it is: then the
+  // core may write a result as text without building it as a tree
+  // (AgentCore::call_text). True unless a policy says otherwise, so a
+  // policy that reshapes (or wraps one that does) is never bypassed.
+  virtual bool shapes_output() const { return true; }
   // Every stream the core opens.
   virtual std::unique_ptr<EventStream> shape_stream(std::unique_ptr<EventStream> s) const { return s; }
 };

@@ -3,6 +3,9 @@
 // push_configs.cpp and agent_card.cpp. Not a public header.
 #pragma once
 
+#include <string>
+#include <variant>
+
 #include "peers/a2a-ref-agent/agent_core.hpp"
 #include "peers/a2a-ref-agent/behaviour.hpp"
 #include "peers/a2a-ref-agent/scheduler.hpp"
@@ -49,6 +52,9 @@ struct CoreState {
 std::optional<CallError> check_push_supported(const CoreState& st);
 
 CallResult send_message(CoreState& st, const Json& params);
+// send_message() with its result serialized, the task written straight from
+// the store; only where no output fault or choice reshapes results.
+std::variant<std::string, CallError> send_message_text(CoreState& st, const Json& params);
 // False when send_message() certainly answers without waiting for the task.
 bool send_may_block(const CoreState& st, const Json& params);
 StreamOpen send_streaming_message(CoreState& st, const Json& params);

@@ -3,8 +3,19 @@
 #include <mutex>
 
 #include "peers/a2a-ref-agent/task_store.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
+
+StreamItem EventStream::next_text(core::Deadline deadline, const std::function<void(std::string_view)>& text) {
+  StreamItem item = next(deadline);
+  if (item.kind == StreamItem::Kind::kEvent) {
+    text(jsonrpc::dump(item.event));
+    item.event = nullptr;
+  }
+  return item;
+}
+
 namespace {
 
 bool ends_stream(model::TaskState s) { return model::is_terminal(s) || model::is_interrupted(s); }
@@ -44,20 +55,27 @@ class TaskStream : public EventStream {
     const LogEntry* e = nullptr;
     StreamItem item = take(lk, deadline, e);
     if (e) {
-      item.event = e->event;
+      item.event = Json::parse(e->event);  // our own dump: it parses
       apply_output_faults(faults_, item.event);  // take_first() applied them to the first item
     }
     return item;
   }
 
-  // Without output faults a logged event is serialized in place: one deep
-  // copy less per event (the HTTP pump).
-  StreamItem next_view(core::Deadline deadline, const std::function<void(const Json&)>& view) override {
-    if (faults_.any()) return EventStream::next_view(deadline, view);
+  // Without output faults a logged event is shown as it was logged: no
+  // tree at all (the HTTP pump).
+  StreamItem next_text(core::Deadline deadline, const std::function<void(std::string_view)>& text) override {
+    if (faults_.any()) return EventStream::next_text(deadline, text);
     auto lk = store_.lock();
     const LogEntry* e = nullptr;
     StreamItem item = take(lk, deadline, e);
-    if (item.kind == StreamItem::Kind::kEvent) view(e ? e->event : item.event);
+    if (item.kind == StreamItem::Kind::kEvent) {
+      if (e) {
+        text(e->event);
+      } else {
+        text(jsonrpc::dump(item.event));
+        item.event = nullptr;
+      }
+    }
     return item;
   }
 

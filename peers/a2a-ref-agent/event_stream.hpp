@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "peers/a2a-ref-agent/call_result.hpp"
@@ -32,13 +33,19 @@ class EventStream {
   virtual ~EventStream() = default;
   virtual StreamItem next(core::Deadline deadline) = 0;
   // Like next(), but an event may be shown to `view` in place rather than
-  // copied out (its `event` is then null): cheaper for a binding that only
-  // serializes it. `view` may run with the store locked: it must not block.
+  // copied out. A task's logged events are kept as text (task_store.hpp), so
+  // for them this is next(): the text parsed once. `view` may run with the
+  // store locked: it must not block.
   virtual StreamItem next_view(core::Deadline deadline, const std::function<void(const Json&)>& view) {
     StreamItem item = next(deadline);
     if (item.kind == StreamItem::Kind::kEvent) view(item.event);
     return item;
   }
+  // Like next(), for a binding that only sends the event serialized: an
+  // event is shown to `text` as jsonrpc::dump of it (its `event` is then
+  // null). A task's logged events are kept as text and shown as they are
+  // (task_store.hpp). `text` may run with the store locked: it must not block.
+  virtual StreamItem next_text(core::Deadline deadline, const std::function<void(std::string_view)>& text);
   // Ends the stream: the next next() returns kEnd. Thread-safe.
   virtual void cancel() = 0;
 };

@@ -49,8 +49,8 @@ struct HttpContext {
 // 503 when no worker can take a job.
 ServerReply overloaded_reply();
 
-// Binding entry points; `ex` was read whole. handle_card and handle_jsonrpc
-// run on the I/O thread (they offload what may block), handle_rest on a worker.
+// Binding entry points; `ex` was read whole. All run on the I/O thread and
+// offload what may block (ctx.offload).
 void handle_card(const HttpContext& ctx, HttpExchange& ex);
 void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);
 void handle_rest(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex);
@@ -88,6 +88,8 @@ ServerReply rest_status_reply(int http, std::string_view status, const std::stri
 Json rpc_error_object(const Faults& f, const CallError& e);  // {code, message, data?}
 Json rpc_error_response(const Faults& f, const Json& id, Json error_object);
 std::string rpc_result_text(const Faults& f, const Json& id, const Json& result);
+// The same around a result already serialized.
+std::string rpc_result_raw(const Faults& f, const Json& id, std::string_view result_text);
 // `body` with HTTP `status`, labelled with A2A-Version `version`.
 void rpc_reply(HttpExchange& ex, const Faults& f, int status, const Json& body,
                std::string_view version = kServedVersion);
@@ -105,6 +107,9 @@ struct SseFormat {
   std::string content_type = "text/event-stream";
   std::string version{kServedVersion};  // the response's A2A-Version label
   std::function<std::string(const Json& event)> event;  // the data of an event item, serialized
+  // The same from the event already serialized (jsonrpc::dump of it); when
+  // set, a stream without faults is pumped through EventStream::next_text.
+  std::function<std::string(std::string_view event_text)> event_text;
   std::function<Json(const CallError& error)> error;  // the data of a mid-stream error
 };
 // One SSE event, with the SSE faults applied.

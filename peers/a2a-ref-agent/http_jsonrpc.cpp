@@ -34,7 +34,15 @@ Json rpc_error_response(const Faults& f, const Json& id, Json error_object) {
 // jsonrpc::dump(jsonrpc::make_result(out_id(f, id), result)) without copying
 // `result` into a new document; members in the same (sorted) order.
 std::string rpc_result_text(const Faults& f, const Json& id, const Json& result) {
-  return "{\"id\":" + jsonrpc::dump(out_id(f, id)) + ",\"jsonrpc\":\"2.0\",\"result\":" + jsonrpc::dump(result) + "}";
+  return rpc_result_raw(f, id, jsonrpc::dump(result));
+}
+
+std::string rpc_result_raw(const Faults& f, const Json& id, std::string_view result_text) {
+  std::string id_text = jsonrpc::dump(out_id(f, id));
+  std::string out;
+  out.reserve(result_text.size() + id_text.size() + 32);
+  out.append("{\"id\":").append(id_text).append(",\"jsonrpc\":\"2.0\",\"result\":").append(result_text).append("}");
+  return out;
 }
 
 ServerReply rpc_text_reply(const Faults& f, std::string body, std::string_view version) {
@@ -128,15 +136,16 @@ void serve_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& e
   }
   SseFormat format;
   format.event = [&f, id](const Json& event) { return rpc_result_text(f, id, event); };
+  format.event_text = [&f, id](std::string_view event) { return rpc_result_raw(f, id, event); };
   format.error = [&f, id](const CallError& e) { return error_response(f, id, e); };
   pump_stream(ctx, ex, std::move(opened.stream), format);
 }
 
 void answer_call(const HttpContext& ctx, HttpExchange& ex, const Json& id, model::Operation op, const Json& params) {
   const Faults& f = ctx.faults;
-  CallResult r = ctx.core->call(op, params);
-  if (!r.ok()) return reply(ex, f, 200, error_response(f, id, r.error()));
-  ex.reply(rpc_text_reply(f, rpc_result_text(f, id, r.value())));
+  AgentCore::CallText r = ctx.core->call_text(op, params);
+  if (r.error) return reply(ex, f, 200, error_response(f, id, *r.error));
+  ex.reply(rpc_text_reply(f, rpc_result_raw(f, id, r.text)));
 }
 
 }  // namespace

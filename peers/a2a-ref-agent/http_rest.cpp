@@ -3,6 +3,8 @@
 // the response message (Delete: 204), google.rpc.Status errors, SSE streams
 // of bare StreamResponses. Checks run cheapest and most general first:
 // path safety, sizes, route, tenant, version, media type, body, query.
+// Served on the I/O thread like JSON-RPC: only a send that may block, and
+// a stream that waits for events, go to a worker (ctx.offload).
 #include "peers/a2a-ref-agent/http_binding.hpp"
 #include "runner/a2a/rest_routes.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -96,7 +98,40 @@ std::optional<Json> request_params(const RestRequest& rr, Operation op) {
   return body;
 }
 
-void serve(const RestRequest& rr, Operation op, const Json& params) {
+// A unary operation's answer (from the I/O thread, or from a worker for a
+// send that may block: `ex` and the flag are held by value for that).
+void answer_rest_call(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex, bool a2a_json, Operation op,
+                 const Json& params) {
+  std::string content_type = a2a_json ? "application/a2a+json" : "application/json";
+  if (!ctx.faults.any()) {
+    // The result as text (AgentCore::call_text): the same bytes, no tree for a send's task.
+    AgentCore::CallText t = ctx.core->call_text(op, params);
+    if (t.error) {
+      ex->reply(rest_error_reply(*t.error, ctx.faults, a2a_json));
+    } else if (op == Operation::kDeletePushConfig) {
+      ex->reply(ServerReply{204, {{"A2A-Version", std::string(kServedVersion)}}, "", false});
+    } else {
+      ServerReply out = json_reply(200, nullptr, std::move(content_type));
+      out.body = std::move(t.text);
+      ex->reply(std::move(out));
+    }
+    return;
+  }
+  CallResult r = ctx.core->call(op, params);
+  if (!r.ok()) {
+    ex->reply(rest_error_reply(r.error(), ctx.faults, a2a_json));
+  } else if (op == Operation::kDeletePushConfig) {
+    ex->reply(ServerReply{204, {{"A2A-Version", std::string(kServedVersion)}}, "", false});
+  } else {
+    const Json* value = &r.value();
+    if (op == Operation::kSendMessage && ctx.faults.has(Fault::kHttpRestUnwrappedSend) && value->is_object() &&
+        value->size() == 1)
+      value = &value->begin().value();
+    ex->reply(json_reply(200, *value, std::move(content_type)));
+  }
+}
+
+void serve(const RestRequest& rr, Operation op, Json params) {
   const HttpContext& ctx = rr.ctx;
   if (model::is_streaming(op)) {
     StreamOpen opened = ctx.core->open_stream(op, params);
@@ -106,6 +141,7 @@ void serve(const RestRequest& rr, Operation op, const Json& params) {
     }
     SseFormat format;
     format.event = [](const Json& event) { return jsonrpc::dump(event); };
+    format.event_text = [](std::string_view event) { return std::string(event); };
     // By value: the rest of the stream is pumped on a worker after `rr` is gone.
     format.error = [faults = ctx.faults](const CallError& e) {
       return Json::parse(rest_error_reply(e, faults, false).body);
@@ -121,18 +157,15 @@ void serve(const RestRequest& rr, Operation op, const Json& params) {
     rr.ex->reply(std::move(reply));
     return;
   }
-  CallResult r = ctx.core->call(op, params);
-  if (!r.ok()) {
-    rr.fail(r.error());
-  } else if (op == Operation::kDeletePushConfig) {
-    rr.ex->reply(ServerReply{204, {{"A2A-Version", std::string(kServedVersion)}}, "", false});
-  } else {
-    Json value = r.value();
-    if (op == Operation::kSendMessage && ctx.faults.has(Fault::kHttpRestUnwrappedSend) && value.is_object() &&
-        value.size() == 1)
-      value = value.begin().value();
-    rr.ex->reply(json_reply(200, value, rr.a2a_json ? "application/a2a+json" : "application/json"));
+  if (!ctx.core->may_block(op, params)) {
+    answer_rest_call(ctx, rr.ex, rr.a2a_json, op, params);
+    return;
   }
+  // A send that waits for its task waits on a worker, never on the I/O thread.
+  auto job = [&ctx, ex = rr.ex, a2a_json = rr.a2a_json, op, params = std::move(params)] {
+    answer_rest_call(ctx, ex, a2a_json, op, params);
+  };
+  if (!ctx.offload(rr.ex, std::move(job))) rr.ex->reply(overloaded_reply());
 }
 
 // Size and path checks before routing; true when the request was answered.
@@ -180,7 +213,7 @@ void handle_rest(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex
   if (!params) return;
   // Path parameters override any copy in the body or query.
   for (auto it = r->path_params.begin(); it != r->path_params.end(); ++it) (*params)[it.key()] = it.value();
-  serve(rr, r->op, *params);
+  serve(rr, r->op, std::move(*params));
 }
 
 }  // namespace a2a::agent

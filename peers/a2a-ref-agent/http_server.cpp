@@ -1,5 +1,6 @@
 #include "peers/a2a-ref-agent/http_server.hpp"
 
+#include <dlfcn.h>
 #include <malloc.h>
 #include <unistd.h>
 
@@ -27,6 +28,17 @@ std::string url_host(const std::string& bind) {
   if (bind == "::") return "[::1]";
   if (bind.find(':') != std::string::npos) return "[" + bind + "]";
   return bind;
+}
+
+// Gives freed heap back to the system. a2a-ref-agent links jemalloc when it
+// is installed (peers/CMakeLists.txt): malloc_trim then reaches only glibc's
+// idle heap, so jemalloc's purge of every arena is asked too, by name (no
+// header or link dependency; absent under glibc's malloc).
+void release_free_memory() {
+  malloc_trim(0);
+  using Mallctl = int (*)(const char*, void*, size_t*, void*, size_t);
+  static const auto mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"));
+  if (mallctl) mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);  // 4096: MALLCTL_ARENAS_ALL
 }
 
 bool serves(const std::vector<HttpBinding>& v, HttpBinding b) { return std::find(v.begin(), v.end(), b) != v.end(); }
@@ -149,7 +161,7 @@ core::Expected<std::unique_ptr<HttpAgent>> HttpAgent::start(HttpAgentOptions opt
 // keeps it. Trimming when the last client left gives it back (a load test
 // sees VmRSS return), and is skipped after light use, where it buys nothing.
 void HttpAgent::on_idle() {
-  if (served_.exchange(0) >= kTrimAfterRequests) malloc_trim(0);
+  if (served_.exchange(0) >= kTrimAfterRequests) release_free_memory();
 }
 
 void HttpAgent::on_request(std::shared_ptr<HttpExchange> ex) {
@@ -170,7 +182,11 @@ void HttpAgent::on_request(std::shared_ptr<HttpExchange> ex) {
     guarded(ex, [this, &ex] { handle_jsonrpc(*ctx_, ex); });
     return;
   }
-  if (!pool_->submit([this, ex] { guarded(ex, [this, &ex] { route(ex); }); })) ex->reply(overloaded_reply());
+  // REST too: its calls and the 404/405 answers do not block; a REST send
+  // that may block, and a stream that waits, are offloaded by handle_rest.
+  // (Before, every REST request took a worker: two thread hand-offs, half of
+  // the agent's CPU in context switches; docs/performance.md.)
+  guarded(ex, [this, &ex] { route(ex); });
 }
 
 void HttpAgent::route(const std::shared_ptr<HttpExchange>& ex) {

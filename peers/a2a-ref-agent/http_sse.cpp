@@ -19,9 +19,22 @@ constexpr core::Millis kPumpSlice{1000};
 constexpr size_t kBatchBytes = 64u << 10;
 
 // The next item; an event's SSE bytes are appended to `batch` as it is read.
+// Without faults the event is written as `data: <json>` and a blank line
+// directly: what wire::encode_sse writes for data without CR or LF, which a
+// compact JSON dump never holds (JSON escapes every control character), so
+// the copy and the line scan are skipped.
 StreamItem next_into(const HttpContext& ctx, const SseFormat& format, EventStream& stream, core::Deadline until,
                      std::string& batch) {
-  return stream.next_view(until, [&](const Json& event) { batch += sse_event_text(format.event(event), ctx.faults); });
+  if (ctx.faults.any() || !format.event_text) {
+    StreamItem item = stream.next(until);
+    if (item.kind == StreamItem::Kind::kEvent) batch += sse_event_text(format.event(item.event), ctx.faults);
+    return item;
+  }
+  return stream.next_text(until, [&](std::string_view event) {
+    batch += "data: ";
+    batch += format.event_text(event);
+    batch += "\n\n";
+  });
 }
 
 // Appends what `item` adds beyond its event bytes; false when the stream ends with it.

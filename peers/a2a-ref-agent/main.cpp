@@ -147,6 +147,7 @@ struct Cli {
   int http_port = -1;  // -1 = stdio mode
   int grpc_port = -1;  // -1 = no gRPC server (needs --http: the card is served there)
   int websocket_port = -1;  // -1 = no WebSocket server (needs --http, like gRPC)
+  int http_io_threads = 2;
   std::string bind = "127.0.0.1";
   std::string tenant;
   std::vector<std::string> auth_tokens = {"a2a-conform"};
@@ -189,6 +190,10 @@ void add_options(CLI::App& app, Cli& cli) {
                  "other operations are open)")
       ->capture_default_str();
   app.add_option("--interfaces", cli.interfaces, "HTTP: interfaces declared and served, in card order")
+      ->capture_default_str();
+  app.add_option("--http-io-threads", cli.http_io_threads,
+                 "HTTP: threads reading and answering requests (blocking work goes to workers)")
+      ->check(CLI::Range(1, 64))
       ->capture_default_str();
   app.add_flag("--serve-0.3", cli.serve_v03,
                "HTTP: JSON-RPC also serves A2A 0.3 (no or a 0.3 A2A-Version) and the card declares it");
@@ -243,6 +248,7 @@ int serve_http(const Cli& cli, const Faults& faults) {
   o.tenant = cli.tenant;
   o.auth_tokens = cli.auth_tokens;
   o.interfaces = *bindings;
+  o.io_threads = cli.http_io_threads;
   o.serve_v03 = cli.serve_v03;
   o.agent.faults = faults;
   if (cli.legal_variation) {

@@ -10,6 +10,7 @@
 #include "peers/a2a-ref-agent/core_state.hpp"
 #include "peers/a2a-ref-agent/params.hpp"
 #include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
 namespace {
@@ -26,6 +27,7 @@ struct SendRequest {
   std::optional<std::string> task_id;
   std::optional<std::string> context_id;
   bool return_immediately = false;
+  bool streaming = false;  // SendStreamingMessage: the stream starts with the task (first_event)
   TaskView view;
   std::optional<Json> push_config;  // configuration.taskPushNotificationConfig
 };
@@ -113,17 +115,31 @@ std::optional<CallError> parse_send(const CoreState& st, const Json& params, Sen
 struct Accepted {
   std::shared_ptr<TaskRecord> record;  // null for a direct Message reply
   Json reply;                          // the direct Message
-  Json first_event;                    // {"task":...} a stream starts with
+  Json first_event;                    // {"task":...} a stream starts with (streams only)
   size_t start_index = 0;              // log entries after first_event
-  Json immediate;                      // the task right after acceptance
+  Json immediate;                      // the task right after acceptance (when it is the answer)
   std::function<void()> run_now;       // this turn's plan when it is due at once (store unlocked)
 };
 
-// Runs `plan` if the task is still in the turn that scheduled it.
-void apply_plan(CoreState& st, TaskRecord& r, uint64_t generation, const TurnPlan& plan) {
+// {"task": task}, moving the task in (model::wrap_task copies it: a deep
+// copy per answer, a tenth of a small send's allocations).
+Json task_response(Json task) {
+  Json out = Json::object();
+  out["task"] = std::move(task);
+  return out;
+}
+
+// Whether the answer is the task as accepted rather than as it ends up.
+bool answers_at_once(const CoreState& st, const SendRequest& req) {
+  return req.return_immediately || st.fault(Fault::kSemBlockingReturnsEarly);
+}
+
+// Runs `plan` if the task is still in the turn that scheduled it. Its
+// chunks are moved into the store: a plan runs once.
+void apply_plan(CoreState& st, TaskRecord& r, uint64_t generation, TurnPlan& plan) {
   auto lk = st.store.lock();
   if (r.generation != generation || r.state != TaskState::kWorking) return;
-  for (const auto& c : plan.chunks) st.store.add_chunk(r, c.artifact, c.append, c.last_chunk);
+  for (auto& c : plan.chunks) st.store.add_chunk(r, std::move(c.artifact), c.append, c.last_chunk);
   if (plan.stream_error) st.store.add_error(r, *plan.stream_error);
   if (plan.final_state != TaskState::kWorking) {
     st.store.set_status(r, plan.final_state, plan.status_text, plan.reply_in_history);
@@ -149,7 +165,7 @@ std::function<void()> begin_turn(CoreState& st, const std::shared_ptr<TaskRecord
   bool idle = plan.chunks.empty() && !plan.stream_error && plan.final_state == TaskState::kWorking;
   if (idle) return {};  // tck-cancel: stays WORKING
   core::Millis delay = plan.delay;
-  auto job = [&st, r, gen, plan = std::move(plan)] { apply_plan(st, *r, gen, plan); };
+  auto job = [&st, r, gen, plan = std::move(plan)]() mutable { apply_plan(st, *r, gen, plan); };
   if (delay.count() <= 0) return job;
   st.scheduler.post_after(delay, std::move(job));
   return {};
@@ -171,11 +187,11 @@ std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& r
   }
   std::string ctx = req.context_id ? *req.context_id : st.new_id(IdKind::kContext);
   acc.record = st.store.create(ctx, behaviour, *req.message);
-  acc.first_event = model::wrap_task(task_json(*acc.record, req.view));
+  if (req.streaming) acc.first_event = task_response(task_json(*acc.record, req.view));
   acc.start_index = acc.record->log.size();
   add_inline_push_config(*acc.record, req);
   acc.run_now = begin_turn(st, acc.record, sel.text);
-  acc.immediate = task_json(*acc.record, req.view);
+  if (!req.streaming && answers_at_once(st, req)) acc.immediate = task_json(*acc.record, req.view);
   return acc;
 }
 
@@ -206,9 +222,9 @@ std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest
     acc.run_now = begin_turn(st, r, sel.text);
   }
   // A message to a task that is still working is recorded; its work goes on.
-  acc.first_event = model::wrap_task(task_json(*r, req.view));
+  if (req.streaming) acc.first_event = task_response(task_json(*r, req.view));
   acc.start_index = r->log.size();
-  acc.immediate = task_json(*r, req.view);
+  if (!req.streaming && answers_at_once(st, req)) acc.immediate = task_json(*r, req.view);
   return acc;
 }
 
@@ -232,17 +248,40 @@ CallResult send_message(CoreState& st, const Json& params) {
   Json result;
   if (!acc.record) {
     result = model::wrap_message(acc.reply);
-  } else if (req.return_immediately || st.fault(Fault::kSemBlockingReturnsEarly)) {
-    result = model::wrap_task(acc.immediate);
+  } else if (answers_at_once(st, req)) {
+    result = task_response(std::move(acc.immediate));
   } else {
     TaskRecord& r = *acc.record;
     auto lk = st.store.lock();
     st.store.wait(lk, r, core::Deadline::after(st.config.max_block),
                   [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); });
-    result = model::wrap_task(task_json(r, req.view));
+    result = task_response(task_json(r, req.view));
   }
   apply_output_faults(st.config.faults, result);
   return result;
+}
+
+std::variant<std::string, CallError> send_message_text(CoreState& st, const Json& params) {
+  SendRequest req;
+  if (auto e = parse_send(st, params, req)) return *e;
+  auto outcome = accept(st, req);
+  if (auto* e = std::get_if<CallError>(&outcome)) return *e;
+  Accepted& acc = std::get<Accepted>(outcome);
+  if (acc.run_now) acc.run_now();
+  if (!acc.record) return jsonrpc::dump(model::wrap_message(acc.reply));
+  std::string out = "{\"task\":";
+  if (answers_at_once(st, req)) {
+    out += jsonrpc::dump(acc.immediate);
+  } else {
+    // As send_message: the task as it is when the wait ends, under the same lock.
+    TaskRecord& r = *acc.record;
+    auto lk = st.store.lock();
+    st.store.wait(lk, r, core::Deadline::after(st.config.max_block),
+                  [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); });
+    append_task_text(out, r, req.view);
+  }
+  out += '}';
+  return out;
 }
 
 bool send_may_block(const CoreState& st, const Json& params) {
@@ -270,6 +309,7 @@ bool send_may_block(const CoreState& st, const Json& params) {
 
 StreamOpen send_streaming_message(CoreState& st, const Json& params) {
   SendRequest req;
+  req.streaming = true;
   if (auto e = parse_send(st, params, req)) return StreamOpen{*e, nullptr};
   auto outcome = accept(st, req);
   if (auto* e = std::get_if<CallError>(&outcome)) return StreamOpen{*e, nullptr};

@@ -1,10 +1,124 @@
 #include "peers/a2a-ref-agent/task_store.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
 
 #include "runner/core/escape.hpp"
 
 namespace a2a::agent {
+namespace {
+
+// Writes values as jsonrpc::dump does (compact, UTF-8 kept, invalid UTF-8
+// replaced) into one string, interleaved with the caller's own bytes: the
+// string adapter appends as it goes and each dump() flushes before it returns.
+class StoreTextWriter {
+ public:
+  explicit StoreTextWriter(std::string& out)
+      : out_(out), s_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', Json::error_handler_t::replace) {}
+
+  void value(const Json& j) { s_.dump(j, false, false, 0); }
+  // A string member's value; ids are plain ASCII and skip the Json copy.
+  void string(const std::string& v) {
+    bool plain = std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+    if (!plain) return value(Json(v));
+    out_ += '"';
+    out_ += v;
+    out_ += '"';
+  }
+  // `"name":` after a comma unless it is the object's first member.
+  void key(std::string_view name, bool& first) {
+    if (!first) out_ += ',';
+    first = false;
+    out_ += '"';
+    out_ += name;
+    out_ += "\":";
+  }
+  void array(const std::vector<Json>& items, size_t from) {
+    out_ += '[';
+    for (size_t i = from; i < items.size(); ++i) {
+      if (i > from) out_ += ',';
+      value(items[i]);
+    }
+    out_ += ']';
+  }
+
+ private:
+  std::string& out_;
+  nlohmann::detail::serializer<Json> s_;
+};
+
+// model::now_timestamp()'s text ("2026-01-02T03:04:05.678Z") and its epoch
+// milliseconds from one clock read, so the status need not be parsed back;
+// the date and time of day are formatted once per second on each thread
+// (snprintf and gmtime_r were a visible part of a small send).
+std::string store_timestamp(long long& ms_out) {
+  using namespace std::chrono;
+  const long long ms = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+  ms_out = ms;
+  thread_local long long cached_second = -1;
+  thread_local char head[64] = {};  // "YYYY-MM-DDTHH:MM:SS"; room for any int, as now_timestamp's buffer
+  const long long second = ms / 1000;
+  if (second != cached_second) {
+    const std::time_t secs = static_cast<std::time_t>(second);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    std::snprintf(head, sizeof head, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                  tm.tm_hour, tm.tm_min, tm.tm_sec);
+    cached_second = second;
+  }
+  const int milli = static_cast<int>(ms % 1000);
+  std::string out(head);
+  out += '.';
+  out += static_cast<char>('0' + milli / 100);
+  out += static_cast<char>('0' + milli / 10 % 10);
+  out += static_cast<char>('0' + milli % 10);
+  out += 'Z';
+  return out;
+}
+
+// model::make_status(s, message) with the message moved in, stamped by store_timestamp.
+Json store_status(model::TaskState s, Json message, long long& ms_out) {
+  Json st = Json::object();
+  if (s != model::TaskState::kUnspecified) st["state"] = model::to_string(s);
+  if (!message.is_null()) st["message"] = std::move(message);
+  st["timestamp"] = store_timestamp(ms_out);
+  return st;
+}
+
+}  // namespace
+
+// The members task_json writes, in the order nlohmann's sorted object
+// dumps them: artifacts, contextId, history, id, status.
+void append_task_text(std::string& out, const TaskRecord& r, const TaskView& view) {
+  StoreTextWriter w(out);
+  bool first = true;
+  out += '{';
+  if (view.artifacts && !r.artifacts.empty()) {
+    w.key("artifacts", first);
+    w.array(r.artifacts, 0);
+  }
+  if (!r.context_id.empty()) {
+    w.key("contextId", first);
+    w.string(r.context_id);
+  }
+  size_t n = r.history.size();
+  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  if (n > 0) {
+    w.key("history", first);
+    w.array(r.history, r.history.size() - n);
+  }
+  if (!r.id.empty()) {
+    w.key("id", first);
+    w.string(r.id);
+  }
+  if (!r.status.is_null()) {
+    w.key("status", first);
+    w.value(r.status);
+  }
+  out += '}';
+}
 
 Json task_json(const TaskRecord& r, const TaskView& view) {
   Json t = model::make_task(r.id, r.context_id, r.status);
@@ -33,9 +147,7 @@ std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Beh
   r->context_id = context_id;
   r->behaviour = b;
   r->state = model::TaskState::kSubmitted;
-  r->status = model::make_status(model::TaskState::kSubmitted);
-  if (!r->status.contains("timestamp")) r->status["timestamp"] = model::now_timestamp();
-  r->status_ms = model::parse_timestamp_ms(r->status["timestamp"].get<std::string>()).value_or(0);
+  r->status = store_status(model::TaskState::kSubmitted, nullptr, r->status_ms);
   r->status_seq = ++seq_;
   append_user_message(*r, user_message);
   tasks_.emplace(r->id, r);
@@ -59,14 +171,34 @@ void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string&
   Json message = text.empty() ? Json(nullptr) : agent_message(r, text);
   if (reply_in_history && !message.is_null()) r.history.push_back(message);
   r.state = s;
-  r.status = model::make_status(s, message);
-  if (!r.status.contains("timestamp")) r.status["timestamp"] = model::now_timestamp();
-  r.status_ms = model::parse_timestamp_ms(r.status["timestamp"].get<std::string>()).value_or(r.status_ms);
+  r.status = store_status(s, std::move(message), r.status_ms);
   r.status_seq = ++seq_;
-  Json ev = Json::object();
-  ev["statusUpdate"] = model::status_update(r.id, r.context_id, r.status);
-  notify_push(r, ev);
-  r.log.push_back(LogEntry{std::move(ev), std::nullopt, s});
+  if (push_hook_ && !r.push_configs.empty()) {
+    Json ev = Json::object();
+    ev["statusUpdate"] = model::status_update(r.id, r.context_id, r.status);
+    notify_push(r, ev);
+  }
+  // jsonrpc::dump of {"statusUpdate": model::status_update(...)}, members sorted.
+  std::string event = "{\"statusUpdate\":";
+  {
+    StoreTextWriter w(event);
+    bool first = true;
+    event += '{';
+    if (!r.context_id.empty()) {
+      w.key("contextId", first);
+      w.string(r.context_id);
+    }
+    if (!r.status.is_null()) {
+      w.key("status", first);
+      w.value(r.status);
+    }
+    if (!r.id.empty()) {
+      w.key("taskId", first);
+      w.string(r.id);
+    }
+    event += "}}";
+  }
+  r.log.push_back(LogEntry{std::move(event), std::nullopt, s});
   r.cv.notify_all();
   if (model::is_terminal(s)) retire(r);
 }
@@ -88,22 +220,66 @@ void TaskStore::retire(const TaskRecord& r) {
   }
 }
 
-void TaskStore::add_chunk(TaskRecord& r, const Json& artifact, bool append, bool last_chunk) {
-  const std::string id = artifact.value("artifactId", "");
-  auto it = std::find_if(r.artifacts.begin(), r.artifacts.end(),
-                         [&](const Json& a) { return a.value("artifactId", "") == id; });
-  if (it == r.artifacts.end()) {
-    r.artifacts.push_back(artifact);
-  } else if (append) {
-    for (const auto& p : artifact["parts"]) (*it)["parts"].push_back(p);
-  } else {
-    *it = artifact;
+namespace {
+
+// An artifact's artifactId, "" when it has none (compared in place: no copy per artifact).
+std::string_view stored_artifact_id(const Json& a) {
+  auto f = a.find("artifactId");
+  return f != a.end() && f->is_string() ? std::string_view(f->get_ref<const std::string&>()) : std::string_view();
+}
+
+}  // namespace
+
+void TaskStore::add_chunk(TaskRecord& r, Json artifact, bool append, bool last_chunk) {
+  if (push_hook_ && !r.push_configs.empty()) {
+    Json ev = Json::object();
+    ev["artifactUpdate"] = model::artifact_update(r.id, r.context_id, artifact, append, last_chunk);
+    notify_push(r, ev);
   }
-  // Wrapped by moving, not through wrap_artifact_update (one deep copy less per event).
-  Json ev = Json::object();
-  ev["artifactUpdate"] = model::artifact_update(r.id, r.context_id, artifact, append, last_chunk);
-  notify_push(r, ev);
-  r.log.push_back(LogEntry{std::move(ev), std::nullopt, std::nullopt});
+  // jsonrpc::dump of {"artifactUpdate": model::artifact_update(...)}, members sorted.
+  std::string text = "{\"artifactUpdate\":";
+  {
+    StoreTextWriter w(text);
+    bool first = true;
+    text += '{';
+    if (append) {
+      w.key("append", first);
+      text += "true";
+    }
+    if (!artifact.is_null()) {
+      w.key("artifact", first);
+      w.value(artifact);
+    }
+    if (!r.context_id.empty()) {
+      w.key("contextId", first);
+      w.string(r.context_id);
+    }
+    if (last_chunk) {
+      w.key("lastChunk", first);
+      text += "true";
+    }
+    if (!r.id.empty()) {
+      w.key("taskId", first);
+      w.string(r.id);
+    }
+    text += "}}";
+  }
+  // Merged into the task's artifacts after the event was written: the chunk
+  // is moved there rather than copied.
+  std::string_view id = stored_artifact_id(artifact);
+  auto it = std::find_if(r.artifacts.begin(), r.artifacts.end(),
+                         [&](const Json& a) { return stored_artifact_id(a) == id; });
+  if (it == r.artifacts.end()) {
+    r.artifacts.push_back(std::move(artifact));
+  } else if (append) {
+    auto parts = artifact.find("parts");
+    if (parts != artifact.end()) {
+      for (auto& p : *parts) (*it)["parts"].push_back(std::move(p));
+    }
+  } else {
+    *it = std::move(artifact);
+  }
+  r.log.push_back(LogEntry{std::move(text), std::nullopt, std::nullopt});
   r.cv.notify_all();
 }
 
@@ -113,7 +289,7 @@ void TaskStore::notify_push(const TaskRecord& r, const Json& event) const {
 }
 
 void TaskStore::add_error(TaskRecord& r, const CallError& e) {
-  r.log.push_back(LogEntry{nullptr, e, std::nullopt});
+  r.log.push_back(LogEntry{std::string(), e, std::nullopt});
   r.cv.notify_all();
 }
 

@@ -32,8 +32,12 @@
 
 namespace a2a::agent {
 
+// A logged event is kept serialized (jsonrpc::dump of the StreamResponse):
+// an SSE stream sends those bytes as they are, and a finished task holds one
+// string per event instead of a tree to build and later free; a binding
+// that wants the tree parses it (docs/performance.md, "HTTP").
 struct LogEntry {
-  Json event;                               // a StreamResponse; null for an error entry
+  std::string event;                        // a StreamResponse, serialized; "" for an error entry
   std::optional<CallError> error;           // a mid-stream error
   std::optional<model::TaskState> state;    // set on status updates
 };
@@ -65,6 +69,10 @@ struct TaskView {
   bool artifacts = true;
 };
 Json task_json(const TaskRecord& r, const TaskView& view = {});
+// Appends jsonrpc::dump(task_json(r, view)) to `out`, byte for byte, without
+// building the task as a tree: a send's answer is written straight from the
+// store (docs/performance.md, "HTTP").
+void append_task_text(std::string& out, const TaskRecord& r, const TaskView& view = {});
 
 class TaskStore {
  public:
@@ -80,8 +88,9 @@ class TaskStore {
   bool knows_context(const std::string& context_id) const { return contexts_.count(context_id) > 0; }
   // New status (with an agent message when `text` is non-empty), logged as a statusUpdate.
   void set_status(TaskRecord& r, model::TaskState s, const std::string& text, bool reply_in_history);
-  // Logs an artifactUpdate and merges the chunk into the task's artifacts.
-  void add_chunk(TaskRecord& r, const Json& artifact, bool append, bool last_chunk);
+  // Logs an artifactUpdate and merges the chunk into the task's artifacts
+  // (by value: a chunk moved in is not copied again into its event).
+  void add_chunk(TaskRecord& r, Json artifact, bool append, bool last_chunk);
   void add_error(TaskRecord& r, const CallError& e);
   std::vector<std::shared_ptr<TaskRecord>> all() const;
   size_t size() const { return tasks_.size(); }

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "peers/a2a-ref-agent/test_support.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
 namespace {
@@ -60,6 +63,75 @@ TEST(Unit, OneTaskHeavierThanTheBoundIsStillKeptWhenNewest) {
   store.set_status(*heavy, TaskState::kCompleted, "", false);
   EXPECT_FALSE(store.find(old->id));
   EXPECT_TRUE(store.find(heavy->id));
+}
+
+// append_task_text is what the HTTP bindings send for a SendMessage: it must
+// be the dump of task_json byte for byte, for every view.
+TEST(TaskStore, TaskTextIsTheDumpOfTaskJsonInEveryView) {
+  TaskStore store;
+  auto lk = store.lock();
+  auto r = store.create("ctx-text", Behaviour::kEcho, testing::user_message("caf\u00e9 \"quoted\" \\ tab\t"));
+  store.set_status(*r, TaskState::kWorking, "", false);
+  Json artifact = {{"artifactId", "a-1"}, {"name", "echo"}, {"parts", Json::array({{{"text", "chunk 0"}}})}};
+  store.add_chunk(*r, artifact, false, false);
+  store.set_status(*r, TaskState::kCompleted, "done \xff invalid UTF-8", true);
+  std::vector<TaskView> views = {TaskView{}, TaskView{0, true}, TaskView{1, true}, TaskView{5, false},
+                                 TaskView{std::nullopt, false}};
+  for (const auto& view : views) {
+    std::string text = "prefix:";
+    append_task_text(text, *r, view);
+    EXPECT_EQ(text, "prefix:" + jsonrpc::dump(task_json(*r, view)))
+        << "historyLength " << view.history_length.value_or(-1) << ", artifacts " << view.artifacts;
+  }
+  // Ids that need escaping go through the serializer, like everything else.
+  r->id = "t\"1\x01";
+  r->context_id.clear();
+  std::string text;
+  append_task_text(text, *r, TaskView{});
+  EXPECT_EQ(text, jsonrpc::dump(task_json(*r, TaskView{})));
+  EXPECT_NE(text.find("\"id\":\"t\\\"1\\u0001\""), std::string::npos) << text;
+}
+
+// Logged events are kept as text: each must be the dump of the
+// StreamResponse the model builders make, byte for byte.
+TEST(TaskStore, LoggedEventsAreTheDumpOfTheirStreamResponses) {
+  TaskStore store;
+  auto lk = store.lock();
+  auto r = store.create("ctx-log", Behaviour::kEcho, testing::user_message("hi"));
+  store.set_status(*r, TaskState::kWorking, "", false);
+  EXPECT_EQ(r->log.back().event, jsonrpc::dump(Json{{"statusUpdate", model::status_update(r->id, r->context_id,
+                                                                                           r->status)}}));
+  Json first = {{"artifactId", "a-1"}, {"name", "n"}, {"parts", Json::array({{{"text", "chunk 0 \xff"}}})}};
+  store.add_chunk(*r, first, false, false);
+  EXPECT_EQ(r->log.back().event,
+            jsonrpc::dump(Json{{"artifactUpdate", model::artifact_update(r->id, r->context_id, first, false, false)}}));
+  Json next = {{"artifactId", "a-1"}, {"parts", Json::array({{{"text", "chunk 1"}}})}};
+  store.add_chunk(*r, next, true, true);
+  EXPECT_EQ(r->log.back().event,
+            jsonrpc::dump(Json{{"artifactUpdate", model::artifact_update(r->id, r->context_id, next, true, true)}}));
+  ASSERT_EQ(r->artifacts.size(), 1u);
+  EXPECT_EQ(r->artifacts[0]["parts"].size(), 2u) << "the appended chunk's part is merged";
+  store.set_status(*r, TaskState::kCompleted, "done", true);
+  EXPECT_EQ(r->log.back().event, jsonrpc::dump(Json{{"statusUpdate", model::status_update(r->id, r->context_id,
+                                                                                           r->status)}}));
+  EXPECT_EQ(r->log.back().state, TaskState::kCompleted);
+}
+
+// The store stamps statuses itself (one clock read, no parse back): the
+// text is model::now_timestamp's format and status_ms is its value.
+TEST(TaskStore, StatusTimestampsAreRfc3339MillisecondsMatchingStatusMs) {
+  TaskStore store;
+  auto lk = store.lock();
+  auto r = store.create("ctx-time", Behaviour::kEcho, testing::user_message("t"));
+  for (TaskState s : {TaskState::kSubmitted, TaskState::kWorking, TaskState::kCompleted}) {
+    if (s != TaskState::kSubmitted) store.set_status(*r, s, s == TaskState::kCompleted ? "done" : "", true);
+    const std::string ts = r->status["timestamp"].get<std::string>();
+    EXPECT_TRUE(std::regex_match(ts, std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)"))) << ts;
+    EXPECT_EQ(model::parse_timestamp_ms(ts).value_or(-1), r->status_ms) << ts;
+    EXPECT_EQ(ts.substr(0, 4), model::now_timestamp().substr(0, 4));
+  }
+  EXPECT_EQ(r->status["message"]["parts"][0]["text"], "done");
+  EXPECT_EQ(r->history.back(), r->status["message"]) << "the reply in history is the status message";
 }
 
 }  // namespace
