@@ -34,6 +34,9 @@ const Quote kLoadQuoteStreamBasic{"acts", "§11.2",
 const Quote kLoadQuoteGetTask{"a2a-spec", "§3.1.3",
                               "Retrieves the current state (including status, artifacts, and optionally history) of "
                               "a previously initiated task."};
+const Quote kLoadQuoteIdEcho{"jsonrpc-2.0", "§5",
+                             "id: This member is REQUIRED. It MUST be the same as the value of the id member in the "
+                             "Request Object."};
 const Quote kLoadQuoteProto{"a2a-spec", "§5.7",
                             "Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field "
                             "MUST be present and set in valid messages."};
@@ -154,6 +157,16 @@ Json load_request_params(LoadOp op, const LoadTaskRef* task) {
   const char* text = op == LoadOp::kSend ? "tck-complete-task load" : "tck-stream-basic load";
   return Json{{"message",
                {{"role", "ROLE_USER"}, {"messageId", core::uuid_v7()}, {"parts", Json::array({{{"text", text}}})}}}};
+}
+
+LoadVerdict stray_frames_verdict(size_t count, const std::string& first, const std::string& problem) {
+  LoadVerdict v;
+  add_problem(v,
+              problem + "; meanwhile the agent wrote " + std::to_string(count) +
+                  " frame(s) that answer no request of this connection (one request is in flight at a time), the "
+                  "first: " + core::escape_bytes(first, 300),
+              {kLoadQuoteIdEcho});
+  return v;
 }
 
 LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const OpResult& r, const LoadTaskRef* asked) {

@@ -50,6 +50,12 @@ struct LoadVerdict {
   LoadTaskRef created;                // send / stream: the task the answer names (id "" when none)
 };
 
+// stdio: the call got no response with its id within its deadline, yet the
+// agent wrote frames no request of this connection matches (one request is
+// in flight at a time): the id was not echoed. `first` is the first such
+// frame's body. A non-conformance (JSON-RPC 2.0 §5).
+LoadVerdict stray_frames_verdict(size_t count, const std::string& first, const std::string& problem);
+
 // Judges one answer. `asked`: the task a get asked for (nullptr otherwise).
 LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const engine::OpResult& r, const LoadTaskRef* asked);
 

@@ -295,6 +295,11 @@ void worker_loop(LoadShared& sh, LoadWorker& w) {
     // A call the signal cut short says nothing about the agent.
     if (r.status == engine::OpResult::Status::kNoResponse && core::interrupt_signal() != 0) break;
     LoadVerdict v = judge_answer(w.s, op, r, op == LoadOp::kGet ? &asked : nullptr);
+    if (v.kind == LoadVerdict::Kind::kTransport && w.s.conn && w.s.conn->unconsumed() > 0) {
+      auto stray = w.s.conn->pending();
+      for (const auto& f : stray) w.s.conn->remove(f.seq);  // no later call may take them
+      if (!stray.empty()) v = stray_frames_verdict(stray.size(), stray.front().body, v.reason);
+    }
     bool measured = due >= sh.measure_from;
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(finished - due).count();
     record(sh, w, op, ticket, measured, v, static_cast<uint64_t>(std::max<long long>(us, 0)));
