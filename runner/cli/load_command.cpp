@@ -259,6 +259,12 @@ int cmd_load(const LoadCli& lc, const std::string& command_line) {
     }
   }
   reports::write_load_console(std::cout, *run);
+  if (run->exit_code() == 2) {
+    std::string first = run->transport_samples.empty() ? std::string("no request was made")
+                                                       : run->transport_samples.front().problem;
+    std::cerr << "a2a-conform load: no request got an answer (nothing was tested); the first problem: "
+              << core::terminal_text(first) << "\n";
+  }
   if (int sig = core::interrupt_signal(); sig != 0) return 128 + sig;
   return code;
 }
