@@ -88,7 +88,8 @@ std::string load_host_of(std::string url) {
 }
 
 // The interface to drive: --binding's, else the card's first one the runner supports.
-std::string load_url_target(const LoadCli& lc, engine::RunConfig& cfg, engine::BindingTarget& target) {
+std::string load_url_target(const LoadCli& lc, engine::RunConfig& cfg, engine::BindingTarget& target,
+                            std::vector<std::string>& notes) {
   // Checked before any connection (the card fetch included), then again for
   // the interface the card names.
   if (!lc.allow_remote && !load_is_loopback_url(lc.url))
@@ -108,6 +109,9 @@ std::string load_url_target(const LoadCli& lc, engine::RunConfig& cfg, engine::B
   if (!d) return load_usage("--url " + lc.url + ": " + d.error().message);
   if (d->targets.empty()) return load_usage("--url " + lc.url + ": the card names no interface this runner can drive");
   target = d->targets.front();
+  // What discovery noticed (e.g. a forced binding the card does not offer,
+  // driven at --url itself) goes into the report: it explains errors.
+  notes.insert(notes.end(), d->notes.begin(), d->notes.end());
   cfg.agent_card = d->card;
   cfg.bindings = {target};
   if (!lc.allow_remote && !load_is_loopback_url(target.url))
@@ -214,10 +218,11 @@ int cmd_load(const LoadCli& lc, const std::string& command_line) {
   engine::BindingTarget target;
   const engine::BindingTarget* driven = nullptr;
   std::string why;
+  std::vector<std::string> notes;
   if (!lc.agent.empty()) {
     why = load_stdio_target(lc, cfg);
   } else if (!lc.url.empty()) {
-    why = load_url_target(lc, cfg, target);
+    why = load_url_target(lc, cfg, target, notes);
     driven = &target;
   } else {
     auto agent = in_process->start_agent({});
@@ -240,6 +245,7 @@ int cmd_load(const LoadCli& lc, const std::string& command_line) {
     std::cerr << "a2a-conform load: " << core::terminal_text(run.error().message) << "\n";
     return kExitUsage;
   }
+  run->notes.insert(run->notes.begin(), notes.begin(), notes.end());
   run->tool_version = cfg.tool_version;
   run->started_at = started_at;
   run->target = lc.agent.empty() ? (lc.url.empty() ? "loopback:a2a-ref-agent" : lc.url) : lc.agent;

@@ -216,6 +216,11 @@ TEST(LoadMode, AnIdThatIsNotEchoedIsFoundWithItsTranscript) {
   }
   EXPECT_TRUE(sent && came) << f["transcript"].dump(2);
   EXPECT_NE(r.cmd.out.find("NON-CONFORMANT"), std::string::npos) << r.cmd.out;
+  // The HTML page shows the agent's bytes escaped, never as markup.
+  std::ifstream in(fs::path(A2A_BINARY_DIR) / "test-artifacts" / "load" / "fault-id" / "load.html");
+  std::string html((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(html.find("&quot;id&quot;:&quot;"), std::string::npos);
+  EXPECT_EQ(html.find("\"id\":\""), std::string::npos);
 }
 
 // On stdio an answer with another id matches no request: the call waits out
