@@ -41,20 +41,20 @@ const Quote kLoadQuoteProto{"a2a-spec", "§5.7",
                             "Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field "
                             "MUST be present and set in valid messages."};
 
-const Json& send_task_assertion() {
+const Json& load_send_task_assertion() {
   static const Json j = Json::parse(
       R"({"task": {"id": {"type": "string"}, "status": {"state": "TASK_STATE_COMPLETED"}}})");
   return j;
 }
 
-const Json& send_message_assertion() {
+const Json& load_send_message_assertion() {
   static const Json j = Json::parse(R"({"message": {"role": "ROLE_AGENT", "parts": {"count_gte": 1}}})");
   return j;
 }
 
 // A2A-STREAM-001's expectation cut to what tck-stream-basic promises every
 // agent: the task (or a message) first, a legal state order, COMPLETED last.
-const Json& stream_assertion() {
+const Json& load_stream_assertion() {
   static const Json j = Json::parse(R"({
     "min_count": 1,
     "ordering": "monotonic_state",
@@ -67,7 +67,7 @@ const Json& stream_assertion() {
   return j;
 }
 
-void add_problem(LoadVerdict& v, const std::string& what, std::initializer_list<Quote> quotes) {
+void add_load_problem(LoadVerdict& v, const std::string& what, std::initializer_list<Quote> quotes) {
   v.kind = LoadVerdict::Kind::kNonConformant;
   v.reason += (v.reason.empty() ? "" : "; ") + what;
   for (const auto& q : quotes) {
@@ -94,7 +94,7 @@ bool load_terminal(const std::string& state) {
   return s && model::is_terminal(*s);
 }
 
-LoadTaskRef task_named(const Json& result_or_event) {
+LoadTaskRef load_task_named(const Json& result_or_event) {
   LoadTaskRef t;
   if (!result_or_event.is_object()) return t;
   auto it = result_or_event.find("task");
@@ -105,29 +105,29 @@ LoadTaskRef task_named(const Json& result_or_event) {
   return t;
 }
 
-void judge_send(LoadVerdict& v, const OpResult& r) {
+void judge_load_send(LoadVerdict& v, const OpResult& r) {
   bool message = r.result.is_object() && r.result.contains("message");
-  auto m = match::match(r.result, message ? send_message_assertion() : send_task_assertion());
-  if (!m.ok) add_problem(v, "response: " + m.summary(6), {kLoadQuoteBlocking, kLoadQuoteCompleteTask});
-  v.created = task_named(r.result);
+  auto m = match::match(r.result, message ? load_send_message_assertion() : load_send_task_assertion());
+  if (!m.ok) add_load_problem(v, "response: " + m.summary(6), {kLoadQuoteBlocking, kLoadQuoteCompleteTask});
+  v.created = load_task_named(r.result);
 }
 
-void judge_stream(LoadVerdict& v, const OpResult& r) {
-  auto m = match::match_stream(r.events, stream_assertion());
-  if (!m.ok) add_problem(v, "stream: " + m.summary(6), {kLoadQuoteTaskStream, kLoadQuoteOrder, kLoadQuoteStreamBasic});
+void judge_load_stream(LoadVerdict& v, const OpResult& r) {
+  auto m = match::match_stream(r.events, load_stream_assertion());
+  if (!m.ok) add_load_problem(v, "stream: " + m.summary(6), {kLoadQuoteTaskStream, kLoadQuoteOrder, kLoadQuoteStreamBasic});
   if (!r.events.empty() && r.events[0].is_object() && r.events[0].contains("message") && r.events.size() != 1)
-    add_problem(v, "stream: a message stream carried " + std::to_string(r.events.size()) + " events", {kLoadQuoteMessageStream});
-  if (!r.events.empty()) v.created = task_named(r.events[0]);
+    add_load_problem(v, "stream: a message stream carried " + std::to_string(r.events.size()) + " events", {kLoadQuoteMessageStream});
+  if (!r.events.empty()) v.created = load_task_named(r.events[0]);
   for (const auto& ev : r.events)
     if (auto st = load_state_of(ev); !st.empty()) v.created.state = st;
 }
 
-void judge_get(LoadVerdict& v, const OpResult& r, const LoadTaskRef& asked) {
+void judge_load_get(LoadVerdict& v, const OpResult& r, const LoadTaskRef& asked) {
   Json want = {{"id", {{"x-equals", asked.id}}}};
   if (load_terminal(asked.state)) want["status"] = {{"state", asked.state}};
   auto m = match::match(r.result, want);
   if (!m.ok)
-    add_problem(v, "GetTask of task " + match::compact(Json(asked.id), 80) +
+    add_load_problem(v, "GetTask of task " + match::compact(Json(asked.id), 80) +
                        (load_terminal(asked.state) ? " (seen " + asked.state + ")" : std::string()) + ": " + m.summary(6),
                 {kLoadQuoteGetTask});
 }
@@ -161,7 +161,7 @@ Json load_request_params(LoadOp op, const LoadTaskRef* task) {
 
 LoadVerdict stray_frames_verdict(size_t count, const std::string& first, const std::string& problem) {
   LoadVerdict v;
-  add_problem(v,
+  add_load_problem(v,
               problem + "; meanwhile the agent wrote " + std::to_string(count) +
                   " frame(s) that answer no request of this connection (one request is in flight at a time), the "
                   "first: " + core::escape_bytes(first, 300),
@@ -178,7 +178,7 @@ LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const OpResult& r,
     for (const auto& ev : r.events)
       if (auto st = load_state_of(ev); !st.empty()) last = st;
     if (op == LoadOp::kStream && load_terminal(last)) {
-      add_problem(v, "the stream did not close after its terminal state " + last + ": " + r.problem, {kLoadQuoteTaskStream});
+      add_load_problem(v, "the stream did not close after its terminal state " + last + ": " + r.problem, {kLoadQuoteTaskStream});
       return v;
     }
     v.kind = LoadVerdict::Kind::kTransport;
@@ -187,23 +187,23 @@ LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const OpResult& r,
   }
   if (r.status == OpResult::Status::kError) {
     const Quote& q = op == LoadOp::kStream ? kLoadQuoteStreamBasic : op == LoadOp::kSend ? kLoadQuoteCompleteTask : kLoadQuoteGetTask;
-    add_problem(v, "expected a result, got the error " + match::compact(r.error, 300), {q});
+    add_load_problem(v, "expected a result, got the error " + match::compact(r.error, 300), {q});
   } else if (op == LoadOp::kSend) {
-    judge_send(v, r);
+    judge_load_send(v, r);
   } else if (op == LoadOp::kStream) {
-    judge_stream(v, r);
+    judge_load_stream(v, r);
   } else if (asked) {
-    judge_get(v, r, *asked);
+    judge_load_get(v, r, *asked);
   }
   if (auto pv = engine::payload_violations(s, load_op_operation(op), r); !pv.empty()) {
     std::string all;
     for (const auto& x : pv) all += (all.empty() ? "" : "; ") + x;
-    add_problem(v, "invalid A2A payload: " + all, {kLoadQuoteProto});
+    add_load_problem(v, "invalid A2A payload: " + all, {kLoadQuoteProto});
   }
   if (!r.violations.empty()) {
     std::string all;
     for (const auto& x : r.violations) all += (all.empty() ? "" : "; ") + x;
-    add_problem(v, "binding violation: " + all, {});
+    add_load_problem(v, "binding violation: " + all, {});
   }
   return v;
 }

@@ -86,10 +86,10 @@ struct LoadWorker {
   }
 };
 
-size_t op_index(LoadOp op) { return static_cast<size_t>(op); }
+size_t load_op_index(LoadOp op) { return static_cast<size_t>(op); }
 
 // Smooth weighted round robin: weights 3,1,1 give send stream send get send.
-std::vector<LoadOp> weighted_pattern(const std::map<std::string, int>& weights) {
+std::vector<LoadOp> load_weighted_pattern(const std::map<std::string, int>& weights) {
   std::vector<std::pair<LoadOp, int>> w;
   int total = 0;
   for (LoadOp op : kAllLoadOps) {
@@ -143,7 +143,7 @@ void stop_stdio_agent(LoadWorker& w) {
   if (c) c->shutdown(core::Millis(300), core::Millis(300));
 }
 
-void setup_worker(LoadWorker& w, const LoadShared& sh, core::Deadline hard_end) {
+void setup_load_worker(LoadWorker& w, const LoadShared& sh, core::Deadline hard_end) {
   w.s.config = sh.cfg;
   w.s.session_id = core::uuid_v7();
   w.s.deadline = hard_end;
@@ -184,18 +184,18 @@ std::vector<result::WireEvent> load_events(std::vector<transport::TranscriptEntr
   return out;
 }
 
-double ms_between(LoadClock::time_point a, LoadClock::time_point b) {
+double load_ms_between(LoadClock::time_point a, LoadClock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-void note_transport(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, const std::string& problem) {
+void note_load_transport(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, const std::string& problem) {
   uint64_t n = ++sh.transport;
   std::lock_guard lk(sh.mu);
   std::string kind = problem.substr(0, 160);
   if (sh.error_kinds.size() >= kLoadMaxErrorKinds && !sh.error_kinds.count(kind)) kind = "(other problems)";
   ++sh.error_kinds[kind];
   if (sh.samples.size() < static_cast<size_t>(kLoadTransportSamples))
-    sh.samples.push_back({load_op_name(op), ticket, w.index, ms_between(sh.t0, LoadClock::now()), problem.substr(0, 2000)});
+    sh.samples.push_back({load_op_name(op), ticket, w.index, load_ms_between(sh.t0, LoadClock::now()), problem.substr(0, 2000)});
   // Nothing has answered yet and every connection failed twice: the target
   // is not there. Stop instead of counting failures for the whole duration.
   if (sh.answered == 0 && n >= static_cast<uint64_t>(std::max(10, 2 * sh.o->connections)) && sh.stopped_by.empty()) {
@@ -205,7 +205,7 @@ void note_transport(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, c
   }
 }
 
-void note_finding(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, LoadVerdict& v) {
+void note_load_finding(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, LoadVerdict& v) {
   ++sh.nonconformant;
   uint64_t dropped = w.transcript().dropped_bytes();
   auto entries = w.transcript().take_entries();
@@ -219,7 +219,7 @@ void note_finding(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, Loa
   f.operation = load_op_operation(op);
   f.seq = ticket;
   f.connection = w.index;
-  f.at_ms = ms_between(sh.t0, LoadClock::now());
+  f.at_ms = load_ms_between(sh.t0, LoadClock::now());
   f.reason = std::move(v.reason);
   f.quotes = std::move(v.quotes);
   f.transcript = load_events(std::move(entries), dropped);
@@ -228,7 +228,7 @@ void note_finding(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, Loa
 }
 
 // Waits for `due` in short slices so a stop is seen; false when stopped.
-bool wait_until_due(const LoadShared& sh, LoadClock::time_point due) {
+bool wait_until_load_due(const LoadShared& sh, LoadClock::time_point due) {
   while (!sh.stop) {
     auto now = LoadClock::now();
     if (now >= due) return true;
@@ -238,7 +238,7 @@ bool wait_until_due(const LoadShared& sh, LoadClock::time_point due) {
 }
 
 // The next request's number and when it is due; false when the load is over.
-bool next_request(LoadShared& sh, uint64_t& ticket, LoadClock::time_point& due) {
+bool next_load_request(LoadShared& sh, uint64_t& ticket, LoadClock::time_point& due) {
   if (sh.stop) return false;
   ticket = sh.next_ticket.fetch_add(1);
   if (sh.o->rate > 0) {
@@ -246,7 +246,7 @@ bool next_request(LoadShared& sh, uint64_t& ticket, LoadClock::time_point& due) 
     // Past the end: this worker is done, the others still send the
     // requests they hold, which fall due before it (no halt here).
     if (due >= sh.end) return false;
-    if (!wait_until_due(sh, due)) return false;
+    if (!wait_until_load_due(sh, due)) return false;
   } else {
     due = LoadClock::now();
     if (due >= sh.end) {
@@ -261,14 +261,14 @@ bool next_request(LoadShared& sh, uint64_t& ticket, LoadClock::time_point& due) 
   return true;
 }
 
-void record(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, bool measured, LoadVerdict& v,
+void record_load_answer(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, bool measured, LoadVerdict& v,
             uint64_t latency_us) {
-  size_t k = op_index(op);
+  size_t k = load_op_index(op);
   if (measured) ++w.requests[k];
   else ++w.warmup_requests;
   if (v.kind == LoadVerdict::Kind::kTransport) {
     if (measured) ++w.transport[k];
-    note_transport(sh, w, op, ticket, v.reason);
+    note_load_transport(sh, w, op, ticket, v.reason);
     return;
   }
   ++sh.answered;
@@ -276,13 +276,13 @@ void record(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, bool meas
     w.hist[k].record(latency_us);
     ++(v.kind == LoadVerdict::Kind::kConformant ? w.conformant[k] : w.nonconformant[k]);
   }
-  if (v.kind == LoadVerdict::Kind::kNonConformant) note_finding(sh, w, op, ticket, v);
+  if (v.kind == LoadVerdict::Kind::kNonConformant) note_load_finding(sh, w, op, ticket, v);
 }
 
-void worker_loop(LoadShared& sh, LoadWorker& w) {
+void load_worker_loop(LoadShared& sh, LoadWorker& w) {
   uint64_t ticket = 0;
   LoadClock::time_point due;
-  while (next_request(sh, ticket, due)) {
+  while (next_load_request(sh, ticket, due)) {
     LoadOp op = sh.pattern[ticket % sh.pattern.size()];
     if (op == LoadOp::kGet && w.last_task.id.empty()) op = LoadOp::kSend;  // nothing to get yet
     LoadTaskRef asked = w.last_task;
@@ -301,7 +301,7 @@ void worker_loop(LoadShared& sh, LoadWorker& w) {
     }
     bool measured = due >= sh.measure_from;
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(finished - due).count();
-    record(sh, w, op, ticket, measured, v, static_cast<uint64_t>(std::max<long long>(us, 0)));
+    record_load_answer(sh, w, op, ticket, measured, v, static_cast<uint64_t>(std::max<long long>(us, 0)));
     if (!v.created.id.empty()) w.last_task = v.created;
     if (measured) {
       std::lock_guard lk(sh.mu);
@@ -314,21 +314,21 @@ void worker_loop(LoadShared& sh, LoadWorker& w) {
       if (sh.stop || ++w.restarts > kLoadMaxRestarts) break;
       w.last_task = {};
       if (auto why = start_stdio_agent(w, *sh.cfg); !why.empty()) {
-        note_transport(sh, w, op, ticket, why);
+        note_load_transport(sh, w, op, ticket, why);
         break;
       }
     }
   }
 }
 
-double cpu_seconds() {
+double runner_cpu_seconds() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
   return sec(ru.ru_utime) + sec(ru.ru_stime);
 }
 
-result::LoadOpStats op_stats(const char* name, const std::vector<std::unique_ptr<LoadWorker>>& ws, int k) {
+result::LoadOpStats load_op_stats(const char* name, const std::vector<std::unique_ptr<LoadWorker>>& ws, int k) {
   result::LoadOpStats st;
   st.op = name;
   LatencyHistogram h;
@@ -344,12 +344,12 @@ result::LoadOpStats op_stats(const char* name, const std::vector<std::unique_ptr
   return st;
 }
 
-void fill_stats(result::LoadRun& run, const std::vector<std::unique_ptr<LoadWorker>>& ws) {
+void fill_load_stats(result::LoadRun& run, const std::vector<std::unique_ptr<LoadWorker>>& ws) {
   LatencyHistogram all;
   run.total.op = "all";
   for (LoadOp op : kAllLoadOps) {
-    auto k = static_cast<int>(op_index(op));
-    auto st = op_stats(load_op_name(op), ws, k);
+    auto k = static_cast<int>(load_op_index(op));
+    auto st = load_op_stats(load_op_name(op), ws, k);
     for (const auto& w : ws) all.merge(w->hist[static_cast<size_t>(k)]);
     run.total.requests += st.requests;
     run.total.conformant += st.conformant;
@@ -369,7 +369,7 @@ core::Expected<result::LoadRun> run_load(const LoadOptions& o, const engine::Run
   sh.o = &o;
   sh.cfg = &cfg;
   sh.binding = binding;
-  sh.pattern = weighted_pattern(o.weights);
+  sh.pattern = load_weighted_pattern(o.weights);
   if (sh.pattern.empty()) return core::fail(core::ErrorKind::kInvalidArgument, "no operation has a weight above 0");
   int n = std::clamp(o.connections, 1, kLoadMaxConnections);
   auto hard_end = core::Deadline::after(o.warmup + o.duration + o.request_timeout + core::Millis(5000));
@@ -381,7 +381,7 @@ core::Expected<result::LoadRun> run_load(const LoadOptions& o, const engine::Run
   for (int i = 0; i < n && core::interrupt_signal() == 0; ++i) {
     auto w = std::make_unique<LoadWorker>();
     w->index = i;
-    setup_worker(*w, sh, hard_end);
+    setup_load_worker(*w, sh, hard_end);
     if (w->start_error.empty()) ++started;
     else if (first_error.empty()) first_error = w->start_error;
     ws.push_back(std::move(w));
@@ -406,7 +406,7 @@ core::Expected<result::LoadRun> run_load(const LoadOptions& o, const engine::Run
                         " connections could not start (the first: " + first_error + "); the load ran on " +
                         std::to_string(started));
 
-  double cpu0 = cpu_seconds();
+  double cpu0 = runner_cpu_seconds();
   sh.t0 = LoadClock::now();
   sh.measure_from = sh.t0 + o.warmup;
   sh.end = sh.measure_from + o.duration;
@@ -421,7 +421,7 @@ core::Expected<result::LoadRun> run_load(const LoadOptions& o, const engine::Run
     ++sh.running;
     LoadWorker* wp = w.get();
     threads.emplace_back([&sh, wp] {
-      worker_loop(sh, *wp);
+      load_worker_loop(sh, *wp);
       --sh.running;
       sh.changed.notify_all();
     });
@@ -452,13 +452,13 @@ core::Expected<result::LoadRun> run_load(const LoadOptions& o, const engine::Run
   }
   for (auto& t : threads) t.join();
   auto finished = LoadClock::now();
-  double cpu = cpu_seconds() - cpu0;
+  double cpu = runner_cpu_seconds() - cpu0;
   for (auto& w : ws) stop_stdio_agent(*w);
 
   int sig = core::interrupt_signal();
   run.interrupted = sig != 0;
   run.stopped_by = sh.stopped_by.empty() ? (sig ? core::signal_name(sig) : "duration") : sh.stopped_by;
-  fill_stats(run, ws);
+  fill_load_stats(run, ws);
   auto measured_end = std::max(sh.last_finish, sh.measure_from);
   run.elapsed_s = std::chrono::duration<double>(measured_end - sh.measure_from).count();
   uint64_t answered = run.total.conformant + run.total.nonconformant;
