@@ -88,8 +88,8 @@ std::string load_host_of(std::string url) {
 }
 
 // The interface to drive: --binding's, else the card's first one the runner supports.
-std::string load_url_target(const LoadCli& lc, engine::RunConfig& cfg, engine::BindingTarget& target,
-                            std::vector<std::string>& notes) {
+std::string load_url_target(const LoadCli& lc, core::Millis timeout, engine::RunConfig& cfg,
+                            engine::BindingTarget& target, std::vector<std::string>& notes) {
   // Checked before any connection (the card fetch included), then again for
   // the interface the card names.
   if (!lc.allow_remote && !load_is_loopback_url(lc.url))
@@ -105,7 +105,8 @@ std::string load_url_target(const LoadCli& lc, engine::RunConfig& cfg, engine::B
   }
   std::vector<std::string> forced;
   if (!lc.binding.empty()) forced.push_back(lc.binding);
-  auto d = engine::discover(lc.url, forced, lc.insecure, core::Deadline::after(core::Millis(10000)), lc.a2a_version);
+  // The card is one more request: bounded by --timeout like the others.
+  auto d = engine::discover(lc.url, forced, lc.insecure, core::Deadline::after(timeout), lc.a2a_version);
   if (!d) return load_usage("--url " + lc.url + ": " + d.error().message);
   if (d->targets.empty()) return load_usage("--url " + lc.url + ": the card names no interface this runner can drive");
   target = d->targets.front();
@@ -222,7 +223,7 @@ int cmd_load(const LoadCli& lc, const std::string& command_line) {
   if (!lc.agent.empty()) {
     why = load_stdio_target(lc, cfg);
   } else if (!lc.url.empty()) {
-    why = load_url_target(lc, cfg, target, notes);
+    why = load_url_target(lc, o.request_timeout, cfg, target, notes);
     driven = &target;
   } else {
     auto agent = in_process->start_agent({});

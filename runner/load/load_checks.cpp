@@ -37,6 +37,9 @@ const Quote kLoadQuoteGetTask{"a2a-spec", "§3.1.3",
 const Quote kLoadQuoteIdEcho{"jsonrpc-2.0", "§5",
                              "id: This member is REQUIRED. It MUST be the same as the value of the id member in the "
                              "Request Object."};
+const Quote kLoadQuoteReply{"jsonrpc-2.0", "§5",
+                             "When a rpc call is made, the Server MUST reply with a Response, except for in the case "
+                             "of Notifications."};
 const Quote kLoadQuoteProto{"a2a-spec", "§5.7",
                             "Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field "
                             "MUST be present and set in valid messages."};
@@ -179,6 +182,16 @@ LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const OpResult& r,
       if (auto st = load_state_of(ev); !st.empty()) last = st;
     if (op == LoadOp::kStream && load_terminal(last)) {
       add_load_problem(v, "the stream did not close after its terminal state " + last + ": " + r.problem, {kLoadQuoteTaskStream});
+      return v;
+    }
+    // A whole HTTP answer came to a unary call but the binding cannot read
+    // it (not JSON, nested too deep, not a JSON-RPC response): the agent
+    // answered, wrongly. Refused, reset, cut short and timed out stay the
+    // transport's.
+    if (op != LoadOp::kStream && r.http_status != 0) {
+      bool rpc = r.binding.rfind("jsonrpc", 0) == 0;
+      add_load_problem(v, "the HTTP " + std::to_string(r.http_status) + " answer cannot be read: " + r.problem,
+                       rpc ? std::initializer_list<Quote>{kLoadQuoteReply} : std::initializer_list<Quote>{});
       return v;
     }
     v.kind = LoadVerdict::Kind::kTransport;

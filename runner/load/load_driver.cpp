@@ -191,7 +191,13 @@ double load_ms_between(LoadClock::time_point a, LoadClock::time_point b) {
 void note_load_transport(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, const std::string& problem) {
   uint64_t n = ++sh.transport;
   std::lock_guard lk(sh.mu);
-  std::string kind = problem.substr(0, 160);
+  // Kinds without their numbers (ids, byte counts, ports), so one problem
+  // is one line however often it comes.
+  std::string kind;
+  for (char c : problem.substr(0, 160)) {
+    bool digit = c >= '0' && c <= '9';
+    if (!digit || kind.empty() || kind.back() != '#') kind += digit ? '#' : c;
+  }
   if (sh.error_kinds.size() >= kLoadMaxErrorKinds && !sh.error_kinds.count(kind)) kind = "(other problems)";
   ++sh.error_kinds[kind];
   if (sh.samples.size() < static_cast<size_t>(kLoadTransportSamples))

@@ -298,6 +298,35 @@ TEST(LoadMode, AClosedPortIsAClearErrorNotAHang) {
   EXPECT_NE(c.err.find(url), std::string::npos) << c.err;
 }
 
+// Hostile agents (tests/hostile/hostile_http.cpp): one that never answers
+// costs --timeout per request and is no verdict; one whose answers cannot be
+// read (10 MiB of nesting) is non-conformant, in bounded time.
+TEST(LoadMode, HostileAgentsAreBoundedAndJudged) {
+  {
+    HttpPeer agent({A2A_HOSTILE_HTTP, "accept-never-answer"});
+    ASSERT_TRUE(agent.ok()) << agent.error();
+    auto r = load("hostile-silent", {"--url", agent.url(), "--binding", "jsonrpc", "--timeout", "300ms", "--duration",
+                                     "500ms", "-q"});
+    EXPECT_EQ(r.cmd.exit_code, 2) << r.cmd.out << r.cmd.err;
+    EXPECT_LT(r.cmd.elapsed_ms, 6000);
+    ASSERT_TRUE(consistent(r.report));
+    EXPECT_GT(r.report["total"]["transport_errors"].get<uint64_t>(), 0u);
+    EXPECT_EQ(r.report["nonconformant"], 0);
+    EXPECT_NE(r.report["transport_errors"]["kinds"].dump().find("timed out"), std::string::npos);
+  }
+  {
+    HttpPeer agent({A2A_HOSTILE_HTTP, "nesting-bomb"});
+    ASSERT_TRUE(agent.ok()) << agent.error();
+    auto r = load("hostile-bomb", {"--url", agent.url(), "--binding", "jsonrpc", "--ops", "send=1,stream=1", "-n", "8",
+                                   "--max-findings", "2", "-q"});
+    EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+    EXPECT_LT(r.cmd.elapsed_ms, 20000);
+    ASSERT_TRUE(consistent(r.report));
+    EXPECT_EQ(r.report["nonconformant"], 8);
+    EXPECT_LE(r.report["findings"][0]["transcript"].dump().size(), 600u * 1024);  // 256 KiB of bytes, escaped
+  }
+}
+
 TEST(LoadMode, ASignalStopsTheLoadAndTheReportsAreWritten) {
   fs::path d = load_dir("signal");
   a2a::transport::SpawnOptions o;
