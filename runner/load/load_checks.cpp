@@ -172,6 +172,12 @@ LoadVerdict stray_frames_verdict(size_t count, const std::string& first, const s
   return v;
 }
 
+LoadVerdict framing_verdict(const std::string& framing_error, const std::string& problem) {
+  LoadVerdict v;
+  add_load_problem(v, "the agent's output is not valid framing (" + framing_error + "): " + problem, {kLoadQuoteReply});
+  return v;
+}
+
 LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const OpResult& r, const LoadTaskRef* asked) {
   LoadVerdict v;
   if (r.status == OpResult::Status::kNoResponse) {

@@ -56,6 +56,10 @@ struct LoadVerdict {
 // frame's body. A non-conformance (JSON-RPC 2.0 §5).
 LoadVerdict stray_frames_verdict(size_t count, const std::string& first, const std::string& problem);
 
+// stdio: the call got no response because the agent's output is not valid
+// framing (a truncated frame, a bad header): the agent answered, wrongly.
+LoadVerdict framing_verdict(const std::string& framing_error, const std::string& problem);
+
 // Judges one answer. `asked`: the task a get asked for (nullptr otherwise).
 LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const engine::OpResult& r, const LoadTaskRef* asked);
 

@@ -45,6 +45,7 @@ struct LoadShared {
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> done{0}, nonconformant{0}, transport{0}, answered{0};
   std::atomic<int> running{0};
+  std::atomic<int> given_up{0};  // stdio connections whose agent exited too often
   std::mutex mu;  // everything below
   std::condition_variable changed;
   std::string stopped_by;
@@ -300,6 +301,8 @@ void load_worker_loop(LoadShared& sh, LoadWorker& w) {
     // A call the signal cut short says nothing about the agent.
     if (r.status == engine::OpResult::Status::kNoResponse && core::interrupt_signal() != 0) break;
     LoadVerdict v = judge_answer(w.s, op, r, op == LoadOp::kGet ? &asked : nullptr);
+    if (v.kind == LoadVerdict::Kind::kTransport && w.s.conn && !w.s.conn->framing_error().empty())
+      v = framing_verdict(w.s.conn->framing_error(), v.reason);
     if (v.kind == LoadVerdict::Kind::kTransport && w.s.conn && w.s.conn->unconsumed() > 0) {
       auto stray = w.s.conn->pending();
       for (const auto& f : stray) w.s.conn->remove(f.seq);  // no later call may take them
@@ -317,7 +320,11 @@ void load_worker_loop(LoadShared& sh, LoadWorker& w) {
     if (v.kind == LoadVerdict::Kind::kTransport) std::this_thread::sleep_for(kLoadErrorPause);
     if (w.s.conn && w.s.conn->eof()) {  // stdio: the agent is gone; a fresh one, a few times
       stop_stdio_agent(w);
-      if (sh.stop || ++w.restarts > kLoadMaxRestarts) break;
+      if (sh.stop) break;
+      if (++w.restarts > kLoadMaxRestarts) {
+        ++sh.given_up;
+        break;
+      }
       w.last_task = {};
       if (auto why = start_stdio_agent(w, *sh.cfg); !why.empty()) {
         note_load_transport(sh, w, op, ticket, why);
@@ -464,6 +471,11 @@ core::Expected<result::LoadRun> run_load(const LoadOptions& o, const engine::Run
   int sig = core::interrupt_signal();
   run.interrupted = sig != 0;
   run.stopped_by = sh.stopped_by.empty() ? (sig ? core::signal_name(sig) : "duration") : sh.stopped_by;
+  if (sh.given_up > 0) {
+    run.notes.push_back(std::to_string(sh.given_up.load()) + " connection(s) stopped early: their agent process exited " +
+                        std::to_string(kLoadMaxRestarts + 1) + " times; the load went on without them");
+    if (sh.stopped_by.empty() && !sig && sh.given_up == started) run.stopped_by = "agent exits";
+  }
   fill_load_stats(run, ws);
   auto measured_end = std::max(sh.last_finish, sh.measure_from);
   run.elapsed_s = std::chrono::duration<double>(measured_end - sh.measure_from).count();
