@@ -230,7 +230,7 @@ TEST(LoadMode, AnIdThatIsNotEchoedIsFoundWithItsTranscript) {
 // its --timeout, and the frame left over is the finding.
 TEST(LoadMode, OnStdioAnAnswerWithAnotherIdIsFound) {
   auto r = load("fault-id-stdio", {"--agent", std::string(A2A_REF_AGENT) + " --fault id-as-string", "--timeout",
-                                   "300ms", "-n", "8", "-q"});
+                                   "500ms", "-n", "8", "-q"});
   EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
   ASSERT_TRUE(consistent(r.report));
   EXPECT_EQ(r.report["nonconformant"], 8);
