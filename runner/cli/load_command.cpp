@@ -158,6 +158,32 @@ void load_progress_line(const load::LoadProgress& p) {
                static_cast<unsigned long long>(p.nonconformant), static_cast<unsigned long long>(p.transport_errors));
 }
 
+// The JSON and HTML reports, the console summary: the run's exit code, or
+// 2 when a report could not be written.
+int write_load_outputs(const LoadCli& lc, const result::LoadRun& run) {
+  int code = run.exit_code();
+  if (!lc.json_path.empty()) {
+    if (auto w = reports::write_text_file(lc.json_path, reports::load_to_json(run).dump(2) + "\n"); !w) {
+      std::cerr << "a2a-conform load: --json: " << core::terminal_text(w.error().message) << "\n";
+      code = kExitUsage;
+    }
+  }
+  if (!lc.html_path.empty()) {
+    if (auto w = reports::write_text_file(lc.html_path, reports::load_html(run)); !w) {
+      std::cerr << "a2a-conform load: --html: " << core::terminal_text(w.error().message) << "\n";
+      code = kExitUsage;
+    }
+  }
+  reports::write_load_console(std::cout, run);
+  if (run.exit_code() == 2) {
+    std::string first = run.transport_samples.empty() ? std::string("no request was made")
+                                                       : run.transport_samples.front().problem;
+    std::cerr << "a2a-conform load: no request got an answer (nothing was tested); the first problem: "
+              << core::terminal_text(first) << "\n";
+  }
+  return code;
+}
+
 }  // namespace
 
 bool load_is_loopback_url(const std::string& url) {
@@ -252,26 +278,7 @@ int cmd_load(const LoadCli& lc, const std::string& command_line) {
   run->target = lc.agent.empty() ? (lc.url.empty() ? "loopback:a2a-ref-agent" : lc.url) : lc.agent;
   run->binding = driven ? driven->key() : "stdio" + std::string(lc.profile == "p46" ? "" : " (" + lc.profile + ")");
   run->interface_url = driven ? driven->url : "";
-  int code = run->exit_code();
-  if (!lc.json_path.empty()) {
-    if (auto w = reports::write_text_file(lc.json_path, reports::load_to_json(*run).dump(2) + "\n"); !w) {
-      std::cerr << "a2a-conform load: --json: " << core::terminal_text(w.error().message) << "\n";
-      code = kExitUsage;
-    }
-  }
-  if (!lc.html_path.empty()) {
-    if (auto w = reports::write_text_file(lc.html_path, reports::load_html(*run)); !w) {
-      std::cerr << "a2a-conform load: --html: " << core::terminal_text(w.error().message) << "\n";
-      code = kExitUsage;
-    }
-  }
-  reports::write_load_console(std::cout, *run);
-  if (run->exit_code() == 2) {
-    std::string first = run->transport_samples.empty() ? std::string("no request was made")
-                                                       : run->transport_samples.front().problem;
-    std::cerr << "a2a-conform load: no request got an answer (nothing was tested); the first problem: "
-              << core::terminal_text(first) << "\n";
-  }
+  int code = write_load_outputs(lc, *run);
   if (int sig = core::interrupt_signal(); sig != 0) return 128 + sig;
   return code;
 }

@@ -297,6 +297,14 @@ TEST(LoadMode, BadFlagsAreUsageErrors) {
   }
 }
 
+TEST(LoadMode, AReportThatCannotBeWrittenIsAnErrorAndTheConsoleStillHasTheSummary) {
+  auto r = run_command({A2A_CONFORM, "load", "--agent", A2A_REF_AGENT, "-n", "5", "-q", "--json", "/no/such/dir/load.json"},
+                       20000);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--json"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("CONFORMANT: every answer"), std::string::npos) << r.out;
+}
+
 TEST(LoadMode, AClosedPortIsAClearErrorNotAHang) {
   std::string url = "http://127.0.0.1:" + std::to_string(closed_port());
   // With a binding the card is not needed: the requests are refused, the
