@@ -244,14 +244,14 @@ TEST(LoadMode, OnStdioAnAnswerWithAnotherIdIsFound) {
 // request and exits. Each connection restarts its agent 3 times, then stops.
 TEST(LoadMode, AnAgentThatCrashesMidFrameIsFoundAndRestartsAreBounded) {
   auto r = load("fault-crash", {"--agent", std::string(A2A_REF_AGENT) + " --fault life-crash-mid-frame", "--duration",
-                                "5s", "-q"});
+                                "60s", "-q"});
   EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
   ASSERT_TRUE(consistent(r.report));
   EXPECT_EQ(r.report["stopped_by"], "agent exits");
   EXPECT_EQ(r.report["total"]["requests"], 4 * 4 * 3);  // 4 connections x 4 processes x 3 requests
   EXPECT_EQ(r.report["nonconformant"], 4 * 4);
   EXPECT_NE(r.report["findings"][0]["reason"].get<std::string>().find("not valid framing"), std::string::npos);
-  EXPECT_LT(r.cmd.elapsed_ms, 5000);  // it did not wait for --duration
+  EXPECT_LT(r.cmd.elapsed_ms, 30000);  // it did not wait for --duration (16 agent starts, slow when sanitized)
 }
 
 // sem-stream-no-task-first: a task stream starts with a statusUpdate (stdio).
