@@ -44,9 +44,13 @@ void load_svg(std::ostream& out, const result::LoadOpStats& st) {
         << load_num(std::max(bw - 1, 1.0)) << "\" height=\"" << load_num(bh) << "\" fill=\"#4a7bd0\"><title>"
         << load_esc(load_latency_text(b.lo_us)) << " .. " << load_esc(load_latency_text(b.hi_us)) << ": " << b.count
         << "</title></rect>\n";
-    if (i == 0 || i + 1 == bins.size() || i == bins.size() / 2)
-      out << "<text x=\"" << load_num(x) << "\" y=\"" << h - bottom + 14 << "\" font-size=\"10\">"
-          << load_esc(load_latency_text(i + 1 == bins.size() ? b.hi_us : b.lo_us)) << "</text>\n";
+    // Labels: the first bar's low edge, the middle one's, the last bar's
+    // high edge (anchored at its end so it stays inside the picture).
+    bool last = i + 1 == bins.size();
+    if (i == 0 || last || i == bins.size() / 2)
+      out << "<text x=\"" << load_num(last ? x + bw : x) << "\" y=\"" << h - bottom + 14 << "\" font-size=\"10\""
+          << (last && i > 0 ? " text-anchor=\"end\"" : "") << ">"
+          << load_esc(load_latency_text(last && i > 0 ? b.hi_us : b.lo_us)) << "</text>\n";
   }
   out << "<text x=\"" << left << "\" y=\"" << h - 6 << "\" font-size=\"11\">latency (log scale), "
       << st.latency.count << " answers</text>\n</svg>\n";
@@ -89,7 +93,7 @@ std::string load_html(const result::LoadRun& run) {
       << "<style>body{font-family:sans-serif;margin:1.5em;max-width:70em}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:first-child{text-align:left}"
          ".bad{color:#b00;font-weight:bold}.ok{color:#070;font-weight:bold}pre{margin:0;white-space:pre-wrap;"
-         "word-break:break-all;text-align:left}.wire td{vertical-align:top}blockquote{color:#444}</style>\n"
+         "word-break:break-all;text-align:left}.wire td{vertical-align:top}.wire th{text-align:left}blockquote{color:#444}</style>\n"
       << "</head><body>\n<h1>a2a-conform load</h1>\n";
   out << "<p class=\"" << (bad ? "bad" : "ok") << "\">"
       << (bad ? "NON-CONFORMANT: " + std::to_string(run.nonconformant_total) + " answer(s)"
