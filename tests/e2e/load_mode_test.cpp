@@ -349,8 +349,15 @@ TEST(LoadMode, HostileAgentsAreBoundedAndJudged) {
   }
 }
 
-TEST(LoadMode, ASignalStopsTheLoadAndTheReportsAreWritten) {
-  fs::path d = load_dir("signal");
+struct LoadSignal {
+  int sig;
+  const char* name;
+};
+
+class LoadSignals : public ::testing::TestWithParam<LoadSignal> {};
+
+TEST_P(LoadSignals, ASignalStopsTheLoadAndTheReportsAreWritten) {
+  fs::path d = load_dir(std::string("signal-") + GetParam().name);
   a2a::transport::SpawnOptions o;
   o.argv = {A2A_CONFORM, "load", "--agent", A2A_REF_AGENT, "--duration", "60s", "--json", (d / "load.json").string()};
   o.stderr_keep_bytes = 1 << 20;
@@ -361,7 +368,7 @@ TEST(LoadMode, ASignalStopsTheLoadAndTheReportsAreWritten) {
   auto until = a2a::core::Deadline::after(a2a::core::Millis(15000));
   while (!until.expired() && (*p)->stderr_text().find("requests") == std::string::npos)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  ::kill((*p)->pid(), SIGINT);
+  ::kill((*p)->pid(), GetParam().sig);
   std::string out;
   for (;;) {
     auto rd = (*p)->read_some(a2a::core::Deadline::after(a2a::core::Millis(15000)));
@@ -370,13 +377,17 @@ TEST(LoadMode, ASignalStopsTheLoadAndTheReportsAreWritten) {
   }
   auto st = (*p)->wait_exit(a2a::core::Deadline::after(a2a::core::Millis(5000)));
   ASSERT_TRUE(st.has_value());
-  EXPECT_EQ(st->code, 130) << out << (*p)->stderr_text();
+  EXPECT_EQ(st->code, 128 + GetParam().sig) << out << (*p)->stderr_text();
   auto rep = read_report(d / "load.json");
   ASSERT_TRUE(consistent(rep)) << out;
   EXPECT_EQ(rep["interrupted"], true);
-  EXPECT_EQ(rep["stopped_by"], "SIGINT");
+  EXPECT_EQ(rep["stopped_by"], GetParam().name);
   EXPECT_GT(rep["total"]["conformant"].get<uint64_t>(), 0u);
   EXPECT_EQ(rep["nonconformant"], 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Signals, LoadSignals,
+                         ::testing::Values(LoadSignal{SIGINT, "SIGINT"}, LoadSignal{SIGTERM, "SIGTERM"}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace e2e_load_mode
