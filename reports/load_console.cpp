@@ -61,7 +61,7 @@ void write_load_console(std::ostream& out, const result::LoadRun& run) {
   out << "; measured " << load_fixed(run.elapsed_s, 2) << " s (asked " << load_fixed(run.duration_s, 2) << " s";
   if (run.warmup_s > 0) out << " after " << load_fixed(run.warmup_s, 2) << " s warmup, " << run.warmup_requests << " requests";
   out << "), stopped by " << run.stopped_by << "\n\n";
-  out << "  " << std::left << std::setw(7) << "op" << std::right << std::setw(9) << "requests" << std::setw(10) << "req/s"
+  out << "  " << std::left << std::setw(7) << "op" << std::right << std::setw(9) << "requests" << std::setw(10) << "answers/s"
       << std::setw(11) << "p50" << std::setw(11) << "p90" << std::setw(11) << "p99" << std::setw(11) << "max"
       << std::setw(8) << "nonconf" << std::setw(8) << "errors" << "\n";
   for (const auto& st : run.ops) load_row(out, st, run.elapsed_s);
