@@ -108,7 +108,6 @@ void note_load_finding(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket
 }
 
 // Waits for `due` in short slices so a stop is seen; false when stopped.
-
 bool wait_until_load_due(const LoadShared& sh, LoadClock::time_point due) {
   while (!sh.stop) {
     auto now = LoadClock::now();
@@ -119,7 +118,6 @@ bool wait_until_load_due(const LoadShared& sh, LoadClock::time_point due) {
 }
 
 // The next request's number and when it is due; false when the load is over.
-
 bool next_load_request(LoadShared& sh, uint64_t& ticket, LoadClock::time_point& due) {
   if (sh.stop) return false;
   ticket = sh.next_ticket.fetch_add(1);
