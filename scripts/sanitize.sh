@@ -44,7 +44,7 @@ REPORT_EXIT=97
 # suites the ASan build already runs, and their claims are about verdicts.
 ASAN_E2E_SKIP='^(RefAgentLoad\.(LongPipelinedStdioSession|MemoryReturnsToItsLevel)|RefAgentMillion\.|ParallelVerdicts\.|LegalVariation\.|Jobs/InteropRunner\..*/j[18]( |$))'
 TSAN_BINARIES=(a2a_transport_test a2a_engine_test a2a_binding_jsonrpc_test a2a_binding_rest_test a2a_agent_core_test a2a_agent_websocket_test a2a_client_core_test)
-TSAN_E2E='^(Interrupt[./]|RefClientAgentLibrary\.|RunnerSelfTest\.|ActsOverHttp\.|HttpRunner\.Smoke|RefClientAgent\.(Stream|Subscribe|ReturnImmediately)|RefAgentLoad\.(TwoHundred|FiveHundred|LongPipelined)|Fixtures/HostileStdioAgent\..*/(flood_stdout|flood_frames|notification_flood|stderr_flood)|Fixtures/HostileHttpAgent\..*/http_endless_sse|InteropRunner\.|Interop/Bindings\.JsSdkClient)'
+TSAN_E2E='^(Interrupt[./]|RefClientAgentLibrary\.|RunnerSelfTest\.|ActsOverHttp\.|HttpRunner\.Smoke|RefClientAgent\.(Stream|Subscribe|ReturnImmediately)|RefAgentLoad\.(TwoHundred|FiveHundred|LongPipelined)|Fixtures/HostileStdioAgent\..*/(flood_stdout|flood_frames|notification_flood|stderr_flood)|Fixtures/HostileHttpAgent\..*/http_endless_sse|InteropRunner\.|Interop/Bindings\.JsSdkClient|LoadMode\.(RefAgentOverStdioStaysConformant|OpenLoopMakesTheRequestsItWasAskedFor)|Bindings/LoadRefBindings\.|Signals/LoadSignals\.)'
 
 usage() {
   echo "usage: scripts/sanitize.sh [asan|tsan|all|build asan|build tsan]" >&2

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "runner/cli/bundle.hpp"
+#include "runner/cli/load_command.hpp"
 #include "runner/cli/options.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/engine/binding_registry.hpp"
@@ -233,7 +234,8 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform run --agent ./a --shard 2/3 --json s2.json   one of 3 shards (a CI matrix job)\n"
       "  a2a-conform merge s1.json s2.json s3.json --report-dir out   the shards as one run's reports\n"
       "  a2a-conform diff last-release.json report.json --markdown diff.md   what regressed since a run\n"
-      "  a2a-conform run --agent ./a --bundle cert/ && a2a-conform verify --regrade cert/   a certification bundle\n\n"
+      "  a2a-conform run --agent ./a --bundle cert/ && a2a-conform verify --regrade cert/   a certification bundle\n"
+      "  a2a-conform load --url http://127.0.0.1:8080 --duration 10s   does it stay conformant under load? (docs/load.md)\n\n"
       "Exit codes: 0 conformant, 1 conformance failures (FAIL, TIMEOUT, XPASS) or a target that could not be\n"
       "tested (its command cannot start, or it failed to start, handshake or connect: the DIAGNOSIS line),\n"
       "2 usage or harness error,\n"
@@ -318,6 +320,8 @@ int main_with_args(int argc, char** argv) {
       "  a2a-conform run --agent ./my-agent --bundle cert/ && a2a-conform verify --regrade cert/");
   verify->add_option("dir", verify_dir, "The bundle's directory")->required();
   verify->add_flag("--regrade", regrade, "Also re-derive every verdict from the recorded transcripts (replay binding)");
+  LoadCli load_cli;
+  auto* load = add_load_command(app, load_cli);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -335,6 +339,7 @@ int main_with_args(int argc, char** argv) {
   if (*merge) return cmd_merge(o, merge_files, command_line);
   if (*diff) return cmd_diff(o, diff_old, diff_new);
   if (*verify) return cmd_verify(verify_dir, regrade);
+  if (*load) return cmd_load(load_cli, command_line);
   o.client_run = client->parsed();
   collect_targets(client->parsed() ? client : run, o);
   return cmd_run(o, command_line);

@@ -61,6 +61,17 @@ void Transcript::add(Direction dir, std::string_view bytes) {
   }
 }
 
+std::vector<TranscriptEntry> Transcript::take_entries() {
+  std::lock_guard lock(mu_);
+  std::vector<TranscriptEntry> out;
+  out.swap(entries_);
+  stored_ = 0;
+  dropped_ = 0;
+  stderr_stored_ = 0;
+  for (bool& n : cap_noted_) n = false;
+  return out;
+}
+
 std::vector<TranscriptEntry> Transcript::entries() const {
   std::lock_guard lock(mu_);
   return entries_;

@@ -39,6 +39,9 @@ class Transcript {
   void note(std::string_view text) { add(Direction::kNote, text); }
 
   std::vector<TranscriptEntry> entries() const;  // a copy, in order
+  // Moves the entries out and starts the cap afresh (totals keep counting):
+  // a long session (a2a-conform load) keeps the bytes of one call at a time.
+  std::vector<TranscriptEntry> take_entries();
   core::Clock::time_point start() const { return start_; }
   size_t dropped_bytes() const;                  // payload not stored because of the cap
   size_t total_bytes(Direction dir) const;       // stored + dropped

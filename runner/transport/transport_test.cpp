@@ -52,6 +52,21 @@ TEST(Transcript, CapsStoredPayloadAndCountsTheRest) {
   EXPECT_EQ(cap_notes, 1);  // once per direction, not once per dropped chunk
 }
 
+TEST(Transcript, TakeEntriesMovesThemOutAndRestartsTheCap) {
+  Transcript t(10);
+  t.add(Direction::kToPeer, "abcdefghijkl");  // 2 bytes over the cap
+  auto first = t.take_entries();
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first.front().bytes, "abcdefghij");
+  EXPECT_TRUE(t.entries().empty());
+  EXPECT_EQ(t.dropped_bytes(), 0u);
+  t.add(Direction::kFromPeer, "0123456789");  // a whole cap again, nothing dropped
+  auto second = t.take_entries();
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].bytes, "0123456789");
+  EXPECT_EQ(t.total_bytes(Direction::kToPeer), 12u);  // totals keep counting
+}
+
 TEST(Transcript, StderrFillsAtMostAQuarterOfTheCap) {
   Transcript t(100);
   t.add(Direction::kStderr, std::string(60, 'e'));

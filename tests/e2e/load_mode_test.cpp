@@ -1,0 +1,399 @@
+// `a2a-conform load` (docs/load.md) end to end: real agent processes over
+// real pipes and loopback sockets, each run bounded to about a second by
+// --duration and --requests. Against a2a-ref-agent on every binding and the
+// JS SDK agent, the counts add up, the percentiles are ordered and no
+// answer is non-conformant; with a fault that breaks ids or stream order,
+// the non-conformant answers are found with their transcript; bad flags,
+// a closed port and a remote host are clear exit-2 errors; a signal stops
+// the load and the reports are still written. Nothing asserts a speed.
+#include <gtest/gtest.h>
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/http_peer.hpp"
+#include "tests/e2e/run_command.hpp"
+
+// A namespace per file: the e2e binary is built in unity batches (tests/CMakeLists.txt).
+namespace e2e_load_mode {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using a2a::testing::CommandResult;
+using a2a::testing::HttpPeer;
+using a2a::testing::run_command;
+
+const std::string kJsDir = std::string(A2A_SOURCE_DIR) + "/tests/interop/js";
+
+fs::path load_dir(const std::string& name) {
+  fs::path d = fs::path(A2A_BINARY_DIR) / "test-artifacts" / "load" / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+Json read_report(const fs::path& p) {
+  std::ifstream in(p);
+  return Json::parse(in, nullptr, false);
+}
+
+struct LoadRun {
+  CommandResult cmd;
+  Json report;
+};
+
+// a2a-conform load with `args`, a JSON and an HTML report in `name`'s folder.
+LoadRun load(const std::string& name, std::vector<std::string> args, int timeout_ms = 60000) {
+  fs::path d = load_dir(name);
+  std::vector<std::string> argv = {A2A_CONFORM, "load", "--json", (d / "load.json").string(), "--html",
+                                   (d / "load.html").string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  LoadRun r;
+  r.cmd = run_command(argv, timeout_ms);
+  r.report = read_report(d / "load.json");
+  return r;
+}
+
+// The invariants of every report: the counts add up, per operation and in
+// total, and the percentiles are ordered within [min, max].
+::testing::AssertionResult consistent(const Json& rep) {
+  if (!rep.is_object() || !rep.contains("total")) return ::testing::AssertionFailure() << "no report: " << rep.dump();
+  uint64_t sum = 0;
+  for (const auto& st : rep["operations"]) {
+    uint64_t req = st["requests"], c = st["conformant"], n = st["nonconformant"], t = st["transport_errors"];
+    if (c + n + t != req) return ::testing::AssertionFailure() << "counts do not add up: " << st.dump();
+    const auto& l = st["latency_us"];
+    if (l["count"].get<uint64_t>() != c + n) return ::testing::AssertionFailure() << "latency count: " << st.dump();
+    if (c + n > 0) {
+      double mn = l["min"], p50 = l["p50"], p90 = l["p90"], p99 = l["p99"], mx = l["max"];
+      if (!(mn <= p50 && p50 <= p90 && p90 <= p99 && p99 <= mx && mn > 0))
+        return ::testing::AssertionFailure() << "percentiles out of order: " << l.dump();
+      uint64_t in_bins = 0;
+      for (const auto& b : st["histogram"]) in_bins += b["count"].get<uint64_t>();
+      if (in_bins != c + n) return ::testing::AssertionFailure() << "histogram holds " << in_bins << ": " << st.dump();
+    }
+    sum += req;
+  }
+  if (sum != rep["total"]["requests"].get<uint64_t>()) return ::testing::AssertionFailure() << "total: " << rep["total"].dump();
+  return ::testing::AssertionSuccess();
+}
+
+// Every operation ran and every answer was conformant.
+void expect_clean(const LoadRun& r) {
+  EXPECT_FALSE(r.cmd.timed_out);
+  EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
+  ASSERT_TRUE(consistent(r.report)) << r.cmd.out;
+  EXPECT_EQ(r.report["nonconformant"], 0) << r.report["findings"].dump(2);
+  EXPECT_EQ(r.report["total"]["transport_errors"], 0) << r.report["transport_errors"].dump(2);
+  for (const auto& st : r.report["operations"]) EXPECT_GT(st["conformant"].get<uint64_t>(), 0u) << st.dump();
+  EXPECT_GT(r.report["throughput_rps"].get<double>(), 0);
+  EXPECT_NE(r.cmd.out.find("CONFORMANT: every answer"), std::string::npos) << r.cmd.out;
+}
+
+const std::vector<std::string> kAllOps = {"--ops", "send=2,stream=1,get=1", "--connections", "2",
+                                          "--duration", "1s", "-q"};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// A port on 127.0.0.1 that nothing listens on (bound, then closed).
+int closed_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+bool node_ready() {
+  return fs::exists(kJsDir + "/node_modules/@a2a-js/sdk") && run_command({"node", "--version"}, 10000).exit_code == 0;
+}
+
+}  // namespace
+
+TEST(LoadMode, RefAgentOverStdioStaysConformant) {
+  auto r = load("stdio", with({"--agent", A2A_REF_AGENT}, kAllOps));
+  expect_clean(r);
+  EXPECT_EQ(r.report["binding"], "stdio");
+  EXPECT_EQ(r.report["operations"].size(), 3u);
+}
+
+TEST(LoadMode, RefAgentOverStdioJsonStaysConformant) {
+  auto r = load("stdio-json", with({"--agent", std::string(A2A_REF_AGENT) + " --profile stdio-json", "--profile",
+                                    "stdio-json", "-n", "60", "--warmup", "200ms"},
+                                   kAllOps));
+  expect_clean(r);
+  // --requests counts the measured requests only; warmup ones are apart.
+  EXPECT_EQ(r.report["total"]["requests"], 60);
+  EXPECT_GT(r.report["warmup_requests"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r.report["stopped_by"], "requests");
+}
+
+class LoadRefBindings : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LoadRefBindings, RefAgentStaysConformant) {
+  std::vector<std::string> argv = {A2A_REF_AGENT, "--http", "0", "--websocket", "0", "-q"};
+#ifdef A2A_WITH_GRPC
+  argv.insert(argv.end(), {"--grpc", "0"});  // builds without gRPC (the TSan tree) refuse the flag
+#endif
+  HttpPeer agent(argv);
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  auto r = load("ref-" + GetParam(), with({"--url", agent.url(), "--binding", GetParam()}, kAllOps));
+  expect_clean(r);
+  EXPECT_EQ(r.report["binding"], GetParam());
+  // The HTML page is one self-contained file with the histogram inline.
+  std::ifstream in(fs::path(A2A_BINARY_DIR) / "test-artifacts" / "load" / ("ref-" + GetParam()) / "load.html");
+  std::string html((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Bindings, LoadRefBindings,
+                         ::testing::Values("jsonrpc", "rest",
+#ifdef A2A_WITH_GRPC
+                                           "grpc",
+#endif
+                                           "websocket"),
+                         [](const auto& info) { return info.param; });
+
+TEST(LoadMode, OpenLoopMakesTheRequestsItWasAskedFor) {
+  HttpPeer agent({A2A_REF_AGENT, "--http", "0", "-q"});
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  auto r = load("open", {"--url", agent.url(), "--binding", "jsonrpc", "--rate", "50", "--duration", "1s", "-q"});
+  expect_clean(r);
+  EXPECT_EQ(r.report["mode"], "open");
+  // 50 per second for 1 s: requests are due at 0, 20, ..., 980 ms.
+  EXPECT_EQ(r.report["total"]["requests"], 50) << r.cmd.out;
+}
+
+class LoadJsBindings : public ::testing::TestWithParam<std::string> {};
+
+// The SDK agent is the false-positive check: a correct agent we did not write.
+TEST_P(LoadJsBindings, JsSdkAgentHasNoFalseNonConformance) {
+  ASSERT_TRUE(node_ready()) << "node or tests/interop/js/node_modules is missing: run scripts/interop-setup.sh";
+  std::vector<std::string> argv = {"node", kJsDir + "/agent.mjs", "--port", "0"};
+  if (GetParam() == "grpc") argv.insert(argv.end(), {"--grpc-port", "0"});
+  HttpPeer agent(argv, 30000);
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  auto r = load("js-" + GetParam(), with({"--url", agent.url(), "--binding", GetParam()}, kAllOps));
+  expect_clean(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Bindings, LoadJsBindings,
+                         ::testing::Values("jsonrpc", "rest"
+#ifdef A2A_WITH_GRPC
+                                           ,
+                                           "grpc"
+#endif
+                                           ),
+                         [](const auto& info) { return info.param; });
+
+// id-as-string: JSON-RPC answers echo our numeric id as a string.
+TEST(LoadMode, AnIdThatIsNotEchoedIsFoundWithItsTranscript) {
+  HttpPeer agent({A2A_REF_AGENT, "--http", "0", "-q", "--fault", "id-as-string"});
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  auto r = load("fault-id", {"--url", agent.url(), "--binding", "jsonrpc", "-n", "30", "--max-findings", "5", "-q"});
+  EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+  ASSERT_TRUE(consistent(r.report));
+  EXPECT_EQ(r.report["nonconformant"], 30);
+  ASSERT_EQ(r.report["findings"].size(), 5u);
+  EXPECT_EQ(r.report["findings_not_recorded"], 25);
+  const auto& f = r.report["findings"][0];
+  EXPECT_NE(f["reason"].get<std::string>().find("binding violation"), std::string::npos) << f.dump(2);
+  bool sent = false, came = false;
+  for (const auto& e : f["transcript"]) {
+    sent = sent || (e["dir"] == "to-agent" && e["bytes"].get<std::string>().find("SendMessage") != std::string::npos);
+    came = came || (e["dir"] == "from-agent" && e["bytes"].get<std::string>().find("\"id\":\"") != std::string::npos);
+  }
+  EXPECT_TRUE(sent && came) << f["transcript"].dump(2);
+  EXPECT_NE(r.cmd.out.find("NON-CONFORMANT"), std::string::npos) << r.cmd.out;
+  // The HTML page shows the agent's bytes escaped, never as markup.
+  std::ifstream in(fs::path(A2A_BINARY_DIR) / "test-artifacts" / "load" / "fault-id" / "load.html");
+  std::string html((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(html.find("&quot;id&quot;:&quot;"), std::string::npos);
+  EXPECT_EQ(html.find("\"id\":\""), std::string::npos);
+}
+
+// On stdio an answer with another id matches no request: the call waits out
+// its --timeout, and the frame left over is the finding.
+TEST(LoadMode, OnStdioAnAnswerWithAnotherIdIsFound) {
+  auto r = load("fault-id-stdio", {"--agent", std::string(A2A_REF_AGENT) + " --fault id-as-string", "--timeout",
+                                   "500ms", "-n", "8", "-q"});
+  EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+  ASSERT_TRUE(consistent(r.report));
+  EXPECT_EQ(r.report["nonconformant"], 8);
+  ASSERT_FALSE(r.report["findings"].empty());
+  const auto& f = r.report["findings"][0];
+  EXPECT_NE(f["reason"].get<std::string>().find("answer no request"), std::string::npos) << f.dump(2);
+  EXPECT_EQ(f["quotes"][0]["source"], "jsonrpc-2.0");
+}
+
+// life-crash-mid-frame: each agent process writes half a frame on its 3rd
+// request and exits. Each connection restarts its agent 3 times, then stops.
+TEST(LoadMode, AnAgentThatCrashesMidFrameIsFoundAndRestartsAreBounded) {
+  auto r = load("fault-crash", {"--agent", std::string(A2A_REF_AGENT) + " --fault life-crash-mid-frame", "--duration",
+                                "60s", "-q"});
+  EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+  ASSERT_TRUE(consistent(r.report));
+  EXPECT_EQ(r.report["stopped_by"], "agent exits");
+  EXPECT_EQ(r.report["total"]["requests"], 4 * 4 * 3);  // 4 connections x 4 processes x 3 requests
+  EXPECT_EQ(r.report["nonconformant"], 4 * 4);
+  EXPECT_NE(r.report["findings"][0]["reason"].get<std::string>().find("not valid framing"), std::string::npos);
+  EXPECT_LT(r.cmd.elapsed_ms, 30000);  // it did not wait for --duration (16 agent starts, slow when sanitized)
+}
+
+// sem-stream-no-task-first: a task stream starts with a statusUpdate (stdio).
+TEST(LoadMode, AStreamOutOfOrderIsFoundAndQuoted) {
+  auto r = load("fault-stream", {"--agent", std::string(A2A_REF_AGENT) + " --fault sem-stream-no-task-first", "--ops",
+                                 "send=1,stream=1", "-n", "20", "-q"});
+  EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+  ASSERT_TRUE(consistent(r.report));
+  uint64_t stream_bad = 0, send_bad = 0;
+  for (const auto& st : r.report["operations"])
+    (st["op"] == "stream" ? stream_bad : send_bad) += st["nonconformant"].get<uint64_t>();
+  EXPECT_EQ(stream_bad, 10u) << r.report["operations"].dump();
+  EXPECT_EQ(send_bad, 0u);
+  ASSERT_FALSE(r.report["findings"].empty());
+  const auto& f = r.report["findings"][0];
+  EXPECT_EQ(f["op"], "stream");
+  EXPECT_NE(f["reason"].get<std::string>().find("events[0]"), std::string::npos) << f.dump(2);
+  EXPECT_EQ(f["quotes"][0]["section"], "§3.1.2");
+  EXPECT_FALSE(f["transcript"].empty());
+}
+
+TEST(LoadMode, BadFlagsAreUsageErrors) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--agent", A2A_REF_AGENT, "--duration", "10"},            // no unit
+      {"--agent", A2A_REF_AGENT, "--duration", "2h"},            // above the bound
+      {"--agent", A2A_REF_AGENT, "--ops", "cancel=1"},           // not a load operation
+      {"--agent", A2A_REF_AGENT, "--ops", "send=0"},             // nothing to do
+      {"--agent", A2A_REF_AGENT, "--connections", "100000"},     // above the bound
+      {"--agent", A2A_REF_AGENT, "--rate", "0"},
+      {"--agent", A2A_REF_AGENT, "--url", "http://127.0.0.1:1"}, // two targets
+      {"--duration", "1s"},                                      // no target
+      {"--agent", "/no/such/agent"},
+      {"--url", "http://192.0.2.1:80", "--binding", "jsonrpc"},  // not this machine: refused before any connection
+  };
+  for (const auto& c : cases) {
+    auto argv = with({A2A_CONFORM, "load", "-q"}, c);
+    auto r = run_command(argv, 20000);
+    std::string line;
+    for (const auto& a : c) line += a + " ";
+    EXPECT_EQ(r.exit_code, 2) << line << "\n" << r.out << r.err;
+    EXPECT_FALSE(r.err.empty()) << line;
+    EXPECT_LT(r.elapsed_ms, 10000) << line;
+  }
+}
+
+TEST(LoadMode, AReportThatCannotBeWrittenIsAnErrorAndTheConsoleStillHasTheSummary) {
+  auto r = run_command({A2A_CONFORM, "load", "--agent", A2A_REF_AGENT, "-n", "5", "-q", "--json", "/no/such/dir/load.json"},
+                       20000);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--json"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("CONFORMANT: every answer"), std::string::npos) << r.out;
+}
+
+TEST(LoadMode, AClosedPortIsAClearErrorNotAHang) {
+  std::string url = "http://127.0.0.1:" + std::to_string(closed_port());
+  // With a binding the card is not needed: the requests are refused, the
+  // load stops early and says no request got an answer.
+  auto r = load("closed", {"--url", url, "--binding", "jsonrpc", "--duration", "30s", "-q"});
+  EXPECT_EQ(r.cmd.exit_code, 2) << r.cmd.out << r.cmd.err;
+  EXPECT_LT(r.cmd.elapsed_ms, 10000);
+  EXPECT_NE(r.cmd.out.find("no request got an answer"), std::string::npos) << r.cmd.out;
+  EXPECT_EQ(r.report["stopped_by"], "no answers");
+  // Without one, the card cannot be had: a usage error naming the URL.
+  auto c = run_command({A2A_CONFORM, "load", "--url", url, "-q"}, 20000);
+  EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
+  EXPECT_NE(c.err.find(url), std::string::npos) << c.err;
+}
+
+// Hostile agents (tests/hostile/hostile_http.cpp): one that never answers
+// costs --timeout per request and is no verdict; one whose answers cannot be
+// read (10 MiB of nesting) is non-conformant, in bounded time.
+TEST(LoadMode, HostileAgentsAreBoundedAndJudged) {
+  {
+    HttpPeer agent({A2A_HOSTILE_HTTP, "accept-never-answer"});
+    ASSERT_TRUE(agent.ok()) << agent.error();
+    auto r = load("hostile-silent", {"--url", agent.url(), "--binding", "jsonrpc", "--timeout", "300ms", "--duration",
+                                     "500ms", "-q"});
+    EXPECT_EQ(r.cmd.exit_code, 2) << r.cmd.out << r.cmd.err;
+    EXPECT_LT(r.cmd.elapsed_ms, 6000);
+    ASSERT_TRUE(consistent(r.report));
+    EXPECT_GT(r.report["total"]["transport_errors"].get<uint64_t>(), 0u);
+    EXPECT_EQ(r.report["nonconformant"], 0);
+    EXPECT_NE(r.report["transport_errors"]["kinds"].dump().find("timed out"), std::string::npos);
+  }
+  {
+    HttpPeer agent({A2A_HOSTILE_HTTP, "nesting-bomb"});
+    ASSERT_TRUE(agent.ok()) << agent.error();
+    auto r = load("hostile-bomb", {"--url", agent.url(), "--binding", "jsonrpc", "--ops", "send=1,stream=1", "-n", "8",
+                                   "--max-findings", "2", "-q"});
+    EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+    EXPECT_LT(r.cmd.elapsed_ms, 20000);
+    ASSERT_TRUE(consistent(r.report));
+    EXPECT_EQ(r.report["nonconformant"], 8);
+    EXPECT_LE(r.report["findings"][0]["transcript"].dump().size(), 600u * 1024);  // 256 KiB of bytes, escaped
+  }
+}
+
+struct LoadSignal {
+  int sig;
+  const char* name;
+};
+
+void PrintTo(const LoadSignal& s, std::ostream* os) { *os << s.name; }
+
+class LoadSignals : public ::testing::TestWithParam<LoadSignal> {};
+
+TEST_P(LoadSignals, ASignalStopsTheLoadAndTheReportsAreWritten) {
+  fs::path d = load_dir(std::string("signal-") + GetParam().name);
+  a2a::transport::SpawnOptions o;
+  o.argv = {A2A_CONFORM, "load", "--agent", A2A_REF_AGENT, "--duration", "60s", "--json", (d / "load.json").string()};
+  o.stderr_keep_bytes = 1 << 20;
+  auto p = a2a::transport::StdioProcess::spawn(o);
+  ASSERT_TRUE(static_cast<bool>(p));
+  (*p)->close_stdin();
+  // The first progress line (stderr, about a second in) says the load runs.
+  auto until = a2a::core::Deadline::after(a2a::core::Millis(15000));
+  while (!until.expired() && (*p)->stderr_text().find("requests") == std::string::npos)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ::kill((*p)->pid(), GetParam().sig);
+  std::string out;
+  for (;;) {
+    auto rd = (*p)->read_some(a2a::core::Deadline::after(a2a::core::Millis(15000)));
+    if (rd.status != a2a::transport::ReadResult::Status::kData) break;
+    out += rd.data;
+  }
+  auto st = (*p)->wait_exit(a2a::core::Deadline::after(a2a::core::Millis(5000)));
+  ASSERT_TRUE(st.has_value());
+  EXPECT_EQ(st->code, 128 + GetParam().sig) << out << (*p)->stderr_text();
+  auto rep = read_report(d / "load.json");
+  ASSERT_TRUE(consistent(rep)) << out;
+  EXPECT_EQ(rep["interrupted"], true);
+  EXPECT_EQ(rep["stopped_by"], GetParam().name);
+  EXPECT_GT(rep["total"]["conformant"].get<uint64_t>(), 0u);
+  EXPECT_EQ(rep["nonconformant"], 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, LoadSignals,
+                         ::testing::Values(LoadSignal{SIGINT, "SIGINT"}, LoadSignal{SIGTERM, "SIGTERM"}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace e2e_load_mode
