@@ -36,6 +36,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "bench/http_agent.hpp"
+#include "bench/load_average.hpp"
 #include "lf/a2a/v1/a2a.grpc.pb.h"
 #include "runner/grpc/status.hpp"
 
@@ -359,21 +360,6 @@ void raise_fd_limit() {
   }
 }
 
-
-// The machine's load average (/proc/loadavg: 1, 5, 15 minutes), printed with
-// the figures: on a shared machine they mean little without it.
-std::string load_average() {
-  std::FILE* f = std::fopen("/proc/loadavg", "r");
-  if (!f) return "unknown";
-  double one = 0, five = 0, fifteen = 0;
-  int n = std::fscanf(f, "%lf %lf %lf", &one, &five, &fifteen);
-  std::fclose(f);
-  if (n != 3) return "unknown";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f", one, five, fifteen);
-  return buf;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -404,7 +390,7 @@ int main(int argc, char** argv) {
   std::printf("client: grpc++ %s sync stub, %d threads over one channel per agent, closed loop, "
               "%.1f s per measure after %.1f s warm-up, a2a-version: 1.0\n",
               grpc::Version().c_str(), a.threads, a.seconds, static_cast<double>(a.warmup_ms) / 1000.0);
-  std::printf("load average at the start: %s\n", load_average().c_str());
+  std::printf("load average at the start: %s\n", a2a::bench::load_average().c_str());
 
   bool ok = true;
   struct Summary {
@@ -452,7 +438,7 @@ int main(int argc, char** argv) {
                 sdk->proc->status_field("VmHWM"));
   }
   std::printf("\n");
-  std::printf("load average at the end: %s\n", load_average().c_str());
+  std::printf("load average at the end: %s\n", a2a::bench::load_average().c_str());
   if (sdk) {
     std::printf("\nratios ours/SDK:\n");
     for (const auto& s : summary) {

@@ -30,6 +30,7 @@
 
 #include "bench/http_agent.hpp"
 #include "bench/http_load.hpp"
+#include "bench/load_average.hpp"
 
 namespace {
 
@@ -254,6 +255,7 @@ bool compare(const Args& a, const Target& ref, const Target* js) {
   if (!summary.empty()) {
     std::printf("\nsummary (a2a-ref-agent / js-sdk-agent, the goal is x10 or more):\n");
     for (const auto& line : summary) std::printf("  %s\n", line.c_str());
+    std::printf("load average at the end: %s\n", a2a::bench::load_average().c_str());
   }
   std::printf("\nagent memory after the runs: a2a-ref-agent VmRSS %ld KiB, VmHWM %ld KiB", ref.agent->rss_kib(),
               ref.agent->status_field("VmHWM"));
@@ -353,6 +355,7 @@ int main(int argc, char** argv) {
   } else {
     std::printf("js-sdk-agent: skipped (%s); a2a-ref-agent alone\n", missing.c_str());
   }
+  std::printf("load average at the start: %s\n", a2a::bench::load_average().c_str());
   std::printf("load generator: bench/http_load.hpp, 1 thread, keep-alive, closed loop\n");
   Target ref_target{"a2a-ref-agent", &ref, "/"};
   std::optional<Target> js_target;

@@ -25,6 +25,7 @@
 
 #include "bench/http_agent.hpp"
 #include "bench/http_load.hpp"
+#include "bench/load_average.hpp"
 #include "runner/transport/ws_client.hpp"
 
 namespace {
@@ -209,21 +210,6 @@ std::string sdk_missing(const Args& a) {
   return "";
 }
 
-
-// The machine's load average (/proc/loadavg: 1, 5, 15 minutes), printed with
-// the figures: on a shared machine they mean little without it.
-std::string load_average() {
-  std::FILE* f = std::fopen("/proc/loadavg", "r");
-  if (!f) return "unknown";
-  double one = 0, five = 0, fifteen = 0;
-  int n = std::fscanf(f, "%lf %lf %lf", &one, &five, &fifteen);
-  std::fclose(f);
-  if (n != 3) return "unknown";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f", one, five, fifteen);
-  return buf;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -259,7 +245,7 @@ int main(int argc, char** argv) {
   } else {
     std::printf("js-sdk-agent: skipped (%s); a2a-ref-agent alone\n", missing.c_str());
   }
-  std::printf("load average at the start: %s\n", load_average().c_str());
+  std::printf("load average at the start: %s\n", a2a::bench::load_average().c_str());
   bool ok = true;
   for (int c : a.connections) {
     if (a.warmup_ms > 0) {
@@ -290,7 +276,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     for (const Row* r : {&h, &w1, &wn}) ok = ok && r->failures == 0 && r->ok > 0;
   }
-  std::printf("\nload average at the end: %s\n", load_average().c_str());
+  std::printf("\nload average at the end: %s\n", a2a::bench::load_average().c_str());
   if (!agent.running()) {
     std::fprintf(stderr, "ws_bench: the agent exited during the run: %s\n", agent.stderr_text().c_str());
     return 1;

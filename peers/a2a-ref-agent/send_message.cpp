@@ -238,47 +238,59 @@ std::variant<Accepted, CallError> accept(CoreState& st, SendRequest& req) {
 
 }  // namespace
 
-CallResult send_message(CoreState& st, const Json& params) {
-  SendRequest req;
+namespace {
+
+// What a unary SendMessage does before its answer is written: the request
+// parsed and accepted, and this turn's plan run when it is due at once.
+std::variant<Accepted, CallError> accept_unary_send(CoreState& st, const Json& params, SendRequest& req) {
   if (auto e = parse_send(st, params, req)) return *e;
   auto outcome = accept(st, req);
+  if (auto* acc = std::get_if<Accepted>(&outcome); acc && acc->run_now) acc->run_now();
+  return outcome;
+}
+
+// A blocking send's wait: until the task ends or is interrupted, bounded by
+// --max-block. The caller writes the task under the lock it returns.
+TaskStore::Lock wait_for_blocking_send(CoreState& st, TaskRecord& r) {
+  auto lk = st.store.lock();
+  st.store.wait(lk, r, core::Deadline::after(st.config.max_block),
+                [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); });
+  return lk;
+}
+
+}  // namespace
+
+CallResult send_message(CoreState& st, const Json& params) {
+  SendRequest req;
+  auto outcome = accept_unary_send(st, params, req);
   if (auto* e = std::get_if<CallError>(&outcome)) return *e;
   Accepted& acc = std::get<Accepted>(outcome);
-  if (acc.run_now) acc.run_now();
   Json result;
   if (!acc.record) {
     result = model::wrap_message(acc.reply);
   } else if (answers_at_once(st, req)) {
     result = task_response(std::move(acc.immediate));
   } else {
-    TaskRecord& r = *acc.record;
-    auto lk = st.store.lock();
-    st.store.wait(lk, r, core::Deadline::after(st.config.max_block),
-                  [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); });
-    result = task_response(task_json(r, req.view));
+    auto lk = wait_for_blocking_send(st, *acc.record);
+    result = task_response(task_json(*acc.record, req.view));
   }
   apply_output_faults(st.config.faults, result);
   return result;
 }
 
+// send_message's answer as the text jsonrpc::dump would give it, without the tree.
 std::variant<std::string, CallError> send_message_text(CoreState& st, const Json& params) {
   SendRequest req;
-  if (auto e = parse_send(st, params, req)) return *e;
-  auto outcome = accept(st, req);
+  auto outcome = accept_unary_send(st, params, req);
   if (auto* e = std::get_if<CallError>(&outcome)) return *e;
   Accepted& acc = std::get<Accepted>(outcome);
-  if (acc.run_now) acc.run_now();
   if (!acc.record) return jsonrpc::dump(model::wrap_message(acc.reply));
   std::string out = "{\"task\":";
   if (answers_at_once(st, req)) {
     out += jsonrpc::dump(acc.immediate);
   } else {
-    // As send_message: the task as it is when the wait ends, under the same lock.
-    TaskRecord& r = *acc.record;
-    auto lk = st.store.lock();
-    st.store.wait(lk, r, core::Deadline::after(st.config.max_block),
-                  [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); });
-    append_task_text(out, r, req.view);
+    auto lk = wait_for_blocking_send(st, *acc.record);
+    append_task_text(out, *acc.record, req.view);
   }
   out += '}';
   return out;

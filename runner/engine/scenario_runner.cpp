@@ -27,12 +27,7 @@ std::vector<result::WireEvent> to_events(const transport::Transcript& tr, size_t
     const auto& e = all[i];
     result::WireEvent w;
     w.t_ms = std::chrono::duration<double, std::milli>(e.at - base).count();
-    switch (e.dir) {
-      case transport::Direction::kToPeer: w.dir = "to-agent"; break;
-      case transport::Direction::kFromPeer: w.dir = "from-agent"; break;
-      case transport::Direction::kStderr: w.dir = "stderr"; break;
-      case transport::Direction::kNote: w.dir = "note"; break;
-    }
+    w.dir = transport::report_direction(e.dir);
     w.bytes = e.bytes;
     out.push_back(std::move(w));
   }

@@ -39,12 +39,7 @@ std::vector<result::WireEvent> load_events(std::vector<transport::TranscriptEntr
   for (auto& e : entries) {
     result::WireEvent w;
     w.t_ms = std::chrono::duration<double, std::milli>(e.at - base).count();
-    switch (e.dir) {
-      case transport::Direction::kToPeer: w.dir = "to-agent"; break;
-      case transport::Direction::kFromPeer: w.dir = "from-agent"; break;
-      case transport::Direction::kStderr: w.dir = "stderr"; break;
-      case transport::Direction::kNote: w.dir = "note"; break;
-    }
+    w.dir = transport::report_direction(e.dir);
     size_t room = kept < kLoadFindingBytes ? kLoadFindingBytes - kept : 0;
     if (e.bytes.size() > room) {
       dropped += e.bytes.size() - room;

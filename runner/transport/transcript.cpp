@@ -24,6 +24,16 @@ std::string_view to_string(Direction d) {
   return "unknown";
 }
 
+std::string_view report_direction(Direction d) {
+  switch (d) {
+    case Direction::kToPeer: return "to-agent";
+    case Direction::kFromPeer: return "from-agent";
+    case Direction::kStderr: return "stderr";
+    case Direction::kNote: return "note";
+  }
+  return "unknown";
+}
+
 Transcript::Transcript(size_t max_bytes) : start_(core::Clock::now()), max_bytes_(max_bytes) {}
 
 void Transcript::add(Direction dir, std::string_view bytes) {

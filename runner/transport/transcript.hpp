@@ -19,6 +19,9 @@ enum class Direction {
 };
 
 std::string_view to_string(Direction d);
+// The direction as reports name it, from the runner's side where the peer is
+// an agent: "to-agent", "from-agent", "stderr", "note" (result::WireEvent::dir).
+std::string_view report_direction(Direction d);
 
 struct TranscriptEntry {
   core::Clock::time_point at;
