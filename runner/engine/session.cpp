@@ -30,6 +30,7 @@ std::unique_ptr<Session> Session::branch() {
   b->session_id = session_id;
   b->deadline = deadline;
   b->behavior_wait_ms = behavior_wait_ms;
+  b->watch_after_stream = watch_after_stream;
   b->next_id = next_id;
   std::lock_guard lk(vars_mu);
   b->vars = vars;

@@ -45,6 +45,12 @@ struct Session {
   // behavior_wait_ms(): a step's default bound and a repeat's polling last
   // at least this long (a slow tck-long-running), whatever --timeout-scale says.
   int behavior_wait_ms = 0;
+  // After a stream's final frame a binding may watch the connection a while
+  // for frames that follow it in the same burst (WebSocket: 250 ms, the
+  // fault ws-events-after-complete). `a2a-conform load` turns the wait off:
+  // its next call on the session looks for such frames first, so they are
+  // still found, and no stream's latency carries the wait (docs/load.md).
+  bool watch_after_stream = true;
 
   std::mutex vars_mu;
   match::Vars vars;

@@ -194,6 +194,7 @@ void setup_load_worker(LoadWorker& w, const LoadShared& sh, core::Deadline hard_
   w.s.config = sh.cfg;
   w.s.session_id = core::uuid_v7();
   w.s.deadline = hard_end;
+  w.s.watch_after_stream = false;  // the next call looks for late frames (docs/load.md)
   w.s.vars.set_root("profile", sh.cfg->profile.doc);
   if (sh.binding && sh.binding->is_network()) {
     w.pool = std::make_unique<engine::HttpPool>(&w.net_transcript, sh.cfg->insecure_tls);

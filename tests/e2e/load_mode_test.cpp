@@ -230,6 +230,23 @@ TEST(LoadMode, AnIdThatIsNotEchoedIsFoundWithItsTranscript) {
   EXPECT_EQ(html.find("\"id\":\""), std::string::npos);
 }
 
+// ws-events-after-complete: after a stream's completion frame the agent
+// sends its last event again. A load run does not wait after each stream
+// for such frames (Session::watch_after_stream); its next call on the
+// connection takes them, so every stream but possibly the last is judged.
+TEST(LoadMode, OnWebSocketAFrameAfterTheStreamsCompletionIsFound) {
+  HttpPeer agent({A2A_REF_AGENT, "--http", "0", "--websocket", "0", "-q", "--fault", "ws-events-after-complete"});
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  auto r = load("fault-ws-late", {"--url", agent.url(), "--binding", "websocket", "--ops", "stream", "--connections",
+                                  "1", "-n", "20", "--max-findings", "3", "-q"});
+  EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+  ASSERT_TRUE(consistent(r.report));
+  EXPECT_GE(r.report["nonconformant"].get<uint64_t>(), 10u) << r.cmd.out;
+  ASSERT_FALSE(r.report["findings"].empty());
+  EXPECT_NE(r.report["findings"][0].dump().find("after its final frame"), std::string::npos)
+      << r.report["findings"][0].dump(2);
+}
+
 // On stdio an answer with another id matches no request: the call waits out
 // its --timeout, and the frame left over is the finding.
 TEST(LoadMode, OnStdioAnAnswerWithAnotherIdIsFound) {

@@ -30,7 +30,9 @@ using wsb::WsState;
 
 constexpr size_t kMaxFinished = 256;
 // How long a stream's connection is watched after its completion frame for
-// frames that follow it (the agent writes them in the same burst).
+// frames that follow it (the agent writes them in the same burst); not at
+// all when the session says not to (Session::watch_after_stream: load runs,
+// whose next call takes them).
 constexpr int kLateGraceMs = 250;
 
 // One connection per scenario (websocket_state.hpp), opened at the first operation.
@@ -216,7 +218,7 @@ OpResult ws_call(Session& s, const std::string& operation, const Json& params, c
     mark_finished(s, id);
     // Anything the agent wrote with this id after the final frame, in the
     // same burst (bounded by the step's deadline).
-    auto grace = core::Deadline::after(core::Millis(streaming ? kLateGraceMs : 0)).min(d);
+    auto grace = core::Deadline::after(core::Millis(streaming && s.watch_after_stream ? kLateGraceMs : 0)).min(d);
     take_late_frames(s, *c, r, grace);
   }
   return r;
