@@ -683,6 +683,11 @@ void WsService::accept() {
 }
 
 void WsService::admit(tcp::socket socket) {
+  // A stream's frames are small writes in a row: without TCP_NODELAY each
+  // after the first waits for the client's delayed ACK (40 ms), as the HTTP
+  // server's do (runner/transport/http_server_session.cpp).
+  error_code nodelay_ec;
+  socket.set_option(tcp::no_delay(true), nodelay_ec);
   std::shared_ptr<WsConnection> c;
   {
     std::lock_guard<std::mutex> lk(mu);
