@@ -167,10 +167,17 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   }
 
   // From any thread. On the connection's strand (an answer made on the I/O
-  // thread) the frame is queued at once: no handler to allocate and run.
+  // thread) the frame is queued at once, no handler to allocate and run,
+  // unless frames posted from other threads are still on their way: it
+  // then queues behind them, or a stream's completion made on the strand
+  // would overtake its last events made on a worker.
   void post(Out o) {
-    if (on_strand()) return push(std::move(o));
-    net::post(socket_.get_executor(), [self = shared_from_this(), o = std::move(o)]() mutable { self->push(std::move(o)); });
+    if (on_strand() && posts_pending_.load(std::memory_order_acquire) == 0) return push(std::move(o));
+    posts_pending_.fetch_add(1, std::memory_order_acq_rel);
+    net::post(socket_.get_executor(), [self = shared_from_this(), o = std::move(o)]() mutable {
+      self->push(std::move(o));
+      self->posts_pending_.fetch_sub(1, std::memory_order_acq_rel);
+    });
   }
 
   bool closed() const { return closed_; }
@@ -643,6 +650,7 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   // read by workers
   std::atomic<bool> closed_{false};
   std::atomic<int> in_flight_{0};
+  std::atomic<int> posts_pending_{0};  // frames posted to the strand, not yet queued (post())
 };
 
 namespace {
