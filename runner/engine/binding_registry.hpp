@@ -58,6 +58,16 @@ class ScriptedAgent {
                               core::Deadline d) = 0;
 };
 
+// A binding's scripted agent made and started: `Agent` is constructed from
+// the transcript and has `core::Expected<void> start()`.
+template <class Agent>
+core::Expected<std::unique_ptr<ScriptedAgent>> start_scripted_agent(transport::Transcript* tr) {
+  auto agent = std::make_unique<Agent>(tr);
+  auto started = agent->start();
+  if (!started) return core::fail(started.error());
+  return std::unique_ptr<ScriptedAgent>(std::move(agent));
+}
+
 // Per-scenario state a binding keeps in Session::binding_state (a channel,
 // a connection); branches of x-concurrent share it.
 struct BindingState {

@@ -315,10 +315,7 @@ void ScriptedCall::OnReadDone(bool ok) {
 }  // namespace
 
 core::Expected<std::unique_ptr<engine::ScriptedAgent>> start_grpc_scripted_agent(transport::Transcript* tr) {
-  auto a = std::make_unique<GrpcScriptedAgent>(tr);
-  auto st = a->start();
-  if (!st) return core::fail(st.error());
-  return std::unique_ptr<engine::ScriptedAgent>(std::move(a));
+  return engine::start_scripted_agent<GrpcScriptedAgent>(tr);
 }
 
 }  // namespace a2a::bindings

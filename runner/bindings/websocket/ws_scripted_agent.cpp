@@ -299,10 +299,7 @@ class WsScriptedAgent : public engine::ScriptedAgent {
 }  // namespace
 
 core::Expected<std::unique_ptr<engine::ScriptedAgent>> start_ws_scripted_agent(transport::Transcript* tr) {
-  auto a = std::make_unique<WsScriptedAgent>(tr);
-  auto st = a->start();
-  if (!st) return core::fail(st.error());
-  return std::unique_ptr<engine::ScriptedAgent>(std::move(a));
+  return engine::start_scripted_agent<WsScriptedAgent>(tr);
 }
 
 }  // namespace a2a::bindings
