@@ -48,6 +48,12 @@ std::string shape_refusal(std::string_view s) {
 // for a 64 MiB string would echo 64 MiB back in the reply; keep reasons short.
 constexpr std::size_t kMaxReason = 200;
 
+// Text from the body in a reason: at most kMaxReason bytes, then "...".
+std::string cut_reason(std::string_view s) {
+  if (s.size() <= kMaxReason) return std::string(s);
+  return std::string(s.substr(0, kMaxReason)) + "...";  // a cut UTF-8 sequence is replaced by dump()
+}
+
 // "[json.exception.parse_error.101] parse error at ..." -> "parse error at ...".
 std::string without_exception_tag(const char* what) {
   std::string_view s(what);
@@ -55,8 +61,7 @@ std::string without_exception_tag(const char* what) {
     auto end = s.find("] ");
     if (end != std::string_view::npos) s.remove_prefix(end + 2);
   }
-  if (s.size() <= kMaxReason) return std::string(s);
-  return std::string(s.substr(0, kMaxReason)) + "...";  // a cut UTF-8 sequence is replaced by dump()
+  return cut_reason(s);
 }
 
 // Parses one body. Invalid UTF-8 inside strings, an empty body, trailing
@@ -76,12 +81,7 @@ std::optional<Json> parse_document(std::string_view body, std::string& why) {
 
 // A value from the body quoted in a reason, cut like parse errors are: a
 // 4 KiB "jsonrpc" string must not come back whole in the reply.
-std::string quoted(const Json& j) {
-  std::string text = dump(j);
-  if (text.size() <= kMaxReason) return text;
-  text.resize(kMaxReason);
-  return text + "...";  // a cut UTF-8 sequence is replaced by dump() on the wire
-}
+std::string reason_quote(const Json& j) { return cut_reason(dump(j)); }
 
 // Type words for reasons; "fractional number" makes the J11 case readable.
 std::string describe(const Json& j) {
@@ -126,7 +126,7 @@ Incoming dispatch(Kind kind, Json doc) {
 std::string envelope_problem(const Json& doc, bool check_version) {
   auto version = doc.find("jsonrpc");
   if (version == doc.end()) return "missing \"jsonrpc\" member";
-  if (check_version && *version != "2.0") return "\"jsonrpc\" must be \"2.0\", got " + quoted(*version);
+  if (check_version && *version != "2.0") return "\"jsonrpc\" must be \"2.0\", got " + reason_quote(*version);
   auto method = doc.find("method");
   if (method == doc.end()) return "missing \"method\" member";
   if (!method->is_string()) return "\"method\" must be a string, got " + describe(*method);
