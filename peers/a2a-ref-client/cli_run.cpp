@@ -29,12 +29,18 @@ class Printer {
     std::string text = "{\"op\":" + jsonrpc::dump(op);
     if (script_line > 0) text += ",\"line\":" + std::to_string(script_line);
     text += ",\"" + std::string(key) + "\":" + jsonrpc::dump(value) + "}";
+    text = core::terminal_json(text);  // same JSON; nothing a terminal acts on
     std::lock_guard lock(mu_);
     out_ << text << '\n' << std::flush;
   }
+  // Diagnostics carry the agent's own text (error messages, stderr,
+  // transcripts): they reach a terminal through the one escaper
+  // (runner/core/escape.hpp), so an agent cannot move the cursor, retitle
+  // the window or hide text with control bytes or bidi overrides.
   void error(const std::string& text) {
+    std::string shown = core::terminal_text(text);
     std::lock_guard lock(mu_);
-    err_ << kProg << ": " << text << '\n' << std::flush;
+    err_ << kProg << ": " << shown << '\n' << std::flush;
   }
 
  private:

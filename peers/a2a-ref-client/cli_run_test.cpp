@@ -16,6 +16,7 @@ namespace {
 struct CliOutcome {
   int code = -1;
   std::vector<Json> lines;
+  std::string out;
   std::string err;
 };
 
@@ -41,6 +42,7 @@ class CliRun : public ::testing::Test {
     r.code = run_cli(c, in, out, err);
     std::istringstream lines(out.str());
     for (std::string l; std::getline(lines, l);) r.lines.push_back(Json::parse(l));
+    r.out = out.str();
     r.err = err.str();
     return r;
   }
@@ -73,6 +75,23 @@ TEST_F(CliRun, AgentErrorPrintsTheErrorObjectAndExitsOne) {
   EXPECT_EQ(r.lines[0]["error"]["code"], -32001);
   EXPECT_EQ(r.lines[0]["error"]["kind"], "agent");
   EXPECT_NE(r.err.find("get failed: agent error -32001"), std::string::npos) << r.err;
+}
+
+TEST_F(CliRun, AgentTextInDiagnosticsReachesTheTerminalEscaped) {
+  // ESC ] 0 ; ... BEL retitles a terminal window; U+202E reverses the text after it.
+  CliConfig c = config_for(answer_get(
+      R"({"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"gone\u001b]0;pwned\u0007 \u202e!"}})"));
+  c.ops.push_back({"get", model::Operation::kGetTask, kGet});
+  CliOutcome r = run(c);
+  EXPECT_EQ(r.code, kExitOpFailed);
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\x07'), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("\xe2\x80\xae"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gone\\x1b]0;pwned\\x07"), std::string::npos) << r.err;
+  // The result line on stdout is JSON: the message is there, as JSON escapes.
+  EXPECT_EQ(r.out.find("\xe2\x80\xae"), std::string::npos) << r.out;
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_EQ(r.lines[0]["error"]["message"], "gone\x1b]0;pwned\x07 \xe2\x80\xae!");
 }
 
 TEST_F(CliRun, HandshakeFailureExitsTwoAndSaysWhy) {

@@ -3,6 +3,8 @@
 #include <regex>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "runner/core/deadline.hpp"
 #include "runner/core/escape.hpp"
 #include "runner/core/expected.hpp"
@@ -51,6 +53,16 @@ TEST(Uuid, V7HasVersionSevenAndVariantBits) {
   std::regex re("^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
   for (int i = 0; i < 100; ++i) EXPECT_TRUE(std::regex_match(uuid_v7(), re));
   EXPECT_NE(uuid_v7(), uuid_v7());
+}
+
+// JSON for a terminal: the code points a terminal acts on become \u escapes
+// and the value is the same.
+TEST(TerminalJson, EscapesWhatJsonLeavesRawAndKeepsTheValue) {
+  nlohmann::json v = {{"m", "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xef\xbf\xbe" "e\xf0\x9f\xbf\xbf" "f\x1b" "g \xc3\xa9"}};
+  std::string text = terminal_json(v.dump());
+  EXPECT_EQ(text, std::string(R"({"m":"a\u007fb\u009bc\u202ed\ufffee\ud83f\udffff\u001bg )") + "\xc3\xa9\"}");
+  EXPECT_EQ(nlohmann::json::parse(text), v);
+  EXPECT_EQ(terminal_json(R"({"k":"plain","n":[1,2]})"), R"({"k":"plain","n":[1,2]})");
 }
 
 // The terminal escaper (display_text) on each byte class it must neutralise,

@@ -83,6 +83,36 @@ std::string display_text(std::string_view bytes, TextMode mode) {
   return out;
 }
 
+std::string terminal_json(std::string_view json) {
+  constexpr char kHex[] = "0123456789abcdef";
+  auto append_u = [&](std::string& out, unsigned unit) {
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xF];
+  };
+  std::string out;
+  out.reserve(json.size());
+  for (size_t i = 0; i < json.size();) {
+    auto c = static_cast<unsigned char>(json[i]);
+    char32_t cp = 0;
+    size_t n = c < 0x7F ? 1 : decode_utf8(json, i, cp);
+    if (n == 0) n = 1;  // not UTF-8: left as it is
+    if (c < 0x7F || !escaped_code_point(cp)) {
+      out.append(json.substr(i, n));
+      i += n;
+      continue;
+    }
+    if (cp > 0xFFFF) {
+      char32_t v = cp - 0x10000;
+      append_u(out, 0xD800 + static_cast<unsigned>(v >> 10));
+      append_u(out, 0xDC00 + static_cast<unsigned>(v & 0x3FF));
+    } else {
+      append_u(out, static_cast<unsigned>(cp));
+    }
+    i += n;
+  }
+  return out;
+}
+
 static int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -32,6 +32,14 @@ bool escaped_code_point(char32_t cp);
 inline std::string terminal_text(std::string_view s) { return display_text(s, TextMode::kText); }
 inline std::string terminal_line(std::string_view s) { return display_text(s, TextMode::kLine); }
 
+// Compact JSON text (valid UTF-8, as jsonrpc::dump writes it) made safe for
+// a terminal without changing its value: every code point display_text
+// would escape that JSON leaves raw (DEL, C1 controls, bidi overrides and
+// isolates, U+xFFFE/U+xFFFF) becomes a \uXXXX escape (a surrogate pair
+// above U+FFFF). Such code points can only stand inside strings, so the
+// result parses to the same value. Bytes that are not UTF-8 are left.
+std::string terminal_json(std::string_view json);
+
 // Inverse for scenario text: understands \r \n \t \0 \\ \" \xNN. Returns false
 // (and leaves out untouched) on a malformed escape.
 bool unescape_bytes(std::string_view text, std::string& out, std::string* error = nullptr);
