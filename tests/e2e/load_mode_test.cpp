@@ -334,7 +334,9 @@ INSTANTIATE_TEST_SUITE_P(Kinds, LoadShedding,
                                            ShedCase{"jsonrpc_429", "shed-429", "jsonrpc", "HTTP 429"},
                                            ShedCase{"rest_429", "shed-429", "rest", "HTTP 429"},
                                            ShedCase{"jsonrpc_32000", "shed-32000", "jsonrpc", "JSON-RPC -32000"},
-                                           ShedCase{"websocket_32000", "shed-32000", "websocket", "JSON-RPC -32000", false}
+                                           ShedCase{"websocket_32000", "shed-32000", "websocket", "JSON-RPC -32000", false},
+                                           ShedCase{"websocket_1013", "shed-close-1013", "websocket",
+                                                    "WebSocket close 1013", false}
 #ifdef A2A_WITH_GRPC
                                            ,
                                            ShedCase{"grpc_resource_exhausted", "shed-resource-exhausted", "grpc",

@@ -7,6 +7,7 @@
 //   shed-resource-exhausted  every 2nd call: gRPC RESOURCE_EXHAUSTED; the rest: a completed task
 //   shed-unavailable         every 2nd call: gRPC UNAVAILABLE (the connection stays up)
 //   shed-32000               every 2nd call: the JSON-RPC error -32000 "server busy"
+//   shed-close-1013          every 2nd call (WebSocket): the connection closed with 1013 "Try Again Later"
 //   never-answer             takes every call and never answers it
 //
 // It ends when its stdin closes, at SIGTERM, or after kLifetime.
@@ -46,6 +47,7 @@ Json reply_for(const std::string& mode, int n) {
   if (shed && mode == "shed-resource-exhausted") return {{"error", {{"status", "RESOURCE_EXHAUSTED"}, {"message", "server busy"}}}};
   if (shed && mode == "shed-unavailable") return {{"error", {{"status", "UNAVAILABLE"}, {"message", "server busy"}}}};
   if (shed && mode == "shed-32000") return {{"error", {{"code", -32000}, {"message", "server busy"}}}};
+  if (shed && mode == "shed-close-1013") return {{"close", 1013}};
   return {{"result", completed_task(n)}};
 }
 
@@ -54,8 +56,11 @@ Json reply_for(const std::string& mode, int n) {
 int main(int argc, char** argv) {
   std::string binding = argc > 2 ? argv[1] : "", mode = argc > 2 ? argv[2] : "";
   if ((binding != "grpc" && binding != "websocket") ||
-      (mode != "shed-resource-exhausted" && mode != "shed-unavailable" && mode != "shed-32000" && mode != "never-answer")) {
-    std::fprintf(stderr, "usage: a2a-load-double grpc|websocket shed-resource-exhausted|shed-unavailable|shed-32000|never-answer\n");
+      (mode != "shed-resource-exhausted" && mode != "shed-unavailable" && mode != "shed-32000" &&
+       mode != "shed-close-1013" && mode != "never-answer")) {
+    std::fprintf(stderr,
+                 "usage: a2a-load-double grpc|websocket "
+                 "shed-resource-exhausted|shed-unavailable|shed-32000|shed-close-1013|never-answer\n");
     return 2;
   }
   a2a::engine::register_bindings();
