@@ -30,8 +30,8 @@ void load_row(std::ostream& out, const result::LoadOpStats& st, double elapsed_s
       << load_fixed(elapsed_s > 0 ? static_cast<double>(answered) / elapsed_s : 0, 1) << std::setw(11)
       << (l.count ? load_latency_text(l.p50_us) : "-") << std::setw(11) << (l.count ? load_latency_text(l.p90_us) : "-")
       << std::setw(11) << (l.count ? load_latency_text(l.p99_us) : "-") << std::setw(11)
-      << (l.count ? load_latency_text(l.max_us) : "-") << std::setw(8) << st.nonconformant << std::setw(8)
-      << st.transport_errors << "\n";
+      << (l.count ? load_latency_text(l.max_us) : "-") << std::setw(8) << st.nonconformant << std::setw(7) << st.shed
+      << std::setw(8) << st.transport_errors << "\n";
 }
 
 void load_finding(std::ostream& out, const result::LoadFinding& f, size_t n) {
@@ -63,7 +63,7 @@ void write_load_console(std::ostream& out, const result::LoadRun& run) {
   out << "), stopped by " << run.stopped_by << "\n\n";
   out << "  " << std::left << std::setw(7) << "op" << std::right << std::setw(9) << "requests" << std::setw(10) << "answers/s"
       << std::setw(11) << "p50" << std::setw(11) << "p90" << std::setw(11) << "p99" << std::setw(11) << "max"
-      << std::setw(8) << "nonconf" << std::setw(8) << "errors" << "\n";
+      << std::setw(8) << "nonconf" << std::setw(7) << "shed" << std::setw(8) << "errors" << "\n";
   for (const auto& st : run.ops) load_row(out, st, run.elapsed_s);
   load_row(out, run.total, run.elapsed_s);
   out << "\n  throughput " << load_fixed(run.throughput_rps, 1) << " answers/s; runner CPU "
@@ -73,12 +73,22 @@ void write_load_console(std::ostream& out, const result::LoadRun& run) {
     out << "  transport errors (no answer; not a conformance verdict):\n";
     for (const auto& [kind, count] : run.transport_error_kinds) out << "    " << count << " x " << one_line(kind, 200) << "\n";
   }
+  if (!run.shed_kinds.empty()) {
+    out << "  shed (the agent declined for now, legally; not a conformance verdict):\n";
+    for (const auto& [signal, count] : run.shed_kinds) out << "    " << count << " x " << one_line(signal, 100) << "\n";
+    if (!run.shed_samples.empty()) {
+      const auto& x = run.shed_samples.front();
+      out << "    first: " << x.op << " request " << x.seq << " on connection " << x.connection << ": "
+          << one_line(x.detail, 300) << "\n";
+    }
+  }
   for (const auto& n : run.notes) out << "  note: " << one_line(n, 500) << "\n";
   for (size_t i = 0; i < run.findings.size(); ++i) load_finding(out, run.findings[i], i + 1);
   if (run.findings_not_recorded > 0)
     out << "\n(" << run.findings_not_recorded << " more non-conformant answers counted, not recorded: --max-findings)\n";
   out << "\n"
       << (run.nonconformant_total > 0 ? "NON-CONFORMANT: " + std::to_string(run.nonconformant_total) + " answer(s)"
+          : run.exit_code() == 2 && run.shed_total > 0 ? std::string("NOTHING TESTED: every answer was shed")
           : run.exit_code() == 2 ? std::string("NO ANSWER: nothing was tested")
                                  : std::string("CONFORMANT: every answer"))
       << (run.interrupted ? " (interrupted by " + run.stopped_by + ")" : std::string()) << "\n";

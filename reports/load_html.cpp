@@ -62,8 +62,32 @@ void load_stats_row(std::ostream& out, const result::LoadOpStats& st, double ela
   double rps = elapsed_s > 0 ? static_cast<double>(st.conformant + st.nonconformant) / elapsed_s : 0;
   out << "<tr><td>" << load_esc(st.op) << "</td><td>" << st.requests << "</td><td>" << load_num(rps) << "</td><td>"
       << lat(l.p50_us) << "</td><td>" << lat(l.p90_us) << "</td><td>" << lat(l.p99_us) << "</td><td>" << lat(l.max_us)
-      << "</td><td" << (st.nonconformant ? " class=\"bad\"" : "") << ">" << st.nonconformant << "</td><td>"
-      << st.transport_errors << "</td></tr>\n";
+      << "</td><td" << (st.nonconformant ? " class=\"bad\"" : "") << ">" << st.nonconformant << "</td><td>" << st.shed
+      << "</td><td>" << st.transport_errors << "</td></tr>\n";
+}
+
+void load_wire_html(std::ostream& out, const std::vector<result::WireEvent>& transcript, uint64_t dropped) {
+  out << "<table class=\"wire\"><tr><th>ms</th><th>dir</th><th>bytes</th></tr>\n";
+  for (const auto& e : transcript)
+    out << "<tr><td>" << load_num(e.t_ms, "%.2f") << "</td><td>" << load_esc(e.dir) << "</td><td><pre>"
+        << html_escape(display_bytes(e.bytes, Display::kWire)) << "</pre></td></tr>\n";
+  out << "</table>\n";
+  if (dropped) out << "<p>(" << dropped << " more bytes of this call not kept)</p>\n";
+}
+
+void load_shed_html(std::ostream& out, const result::LoadRun& run) {
+  if (run.shed_kinds.empty()) return;
+  out << "<h2>Shed answers</h2><p>The agent declined these requests for now, in a way its binding gives for "
+         "&ldquo;overloaded, try again later&rdquo; (not a verdict on conformance; docs/load.md).</p><ul>\n";
+  for (const auto& [signal, count] : run.shed_kinds) out << "<li>" << count << " &times; " << load_esc(signal) << "</li>\n";
+  out << "</ul>\n";
+  for (const auto& x : run.shed_samples) {
+    out << "<section class=\"shed\"><h3>Shed: " << load_esc(x.signal) << ", " << load_esc(x.op) << " request " << x.seq
+        << ", connection " << x.connection << ", at " << load_num(x.at_ms / 1000, "%.3f") << " s</h3>\n<p>"
+        << load_esc(x.detail) << "</p>\n";
+    load_wire_html(out, x.transcript, x.transcript_dropped_bytes);
+    out << "</section>\n";
+  }
 }
 
 void load_finding_html(std::ostream& out, const result::LoadFinding& f, size_t n) {
@@ -73,13 +97,7 @@ void load_finding_html(std::ostream& out, const result::LoadFinding& f, size_t n
   for (const auto& q : f.quotes)
     out << "<blockquote>" << load_esc(q.source + " " + q.section) << ": &ldquo;" << load_esc(q.text)
         << "&rdquo;</blockquote>\n";
-  out << "<table class=\"wire\"><tr><th>ms</th><th>dir</th><th>bytes</th></tr>\n";
-  for (const auto& e : f.transcript)
-    out << "<tr><td>" << load_num(e.t_ms, "%.2f") << "</td><td>" << load_esc(e.dir) << "</td><td><pre>"
-        << html_escape(display_bytes(e.bytes, Display::kWire)) << "</pre></td></tr>\n";
-  out << "</table>\n";
-  if (f.transcript_dropped_bytes)
-    out << "<p>(" << f.transcript_dropped_bytes << " more bytes of this call not kept)</p>\n";
+  load_wire_html(out, f.transcript, f.transcript_dropped_bytes);
   out << "</section>\n";
 }
 
@@ -97,6 +115,7 @@ std::string load_html(const result::LoadRun& run) {
       << "</head><body>\n<h1>a2a-conform load</h1>\n";
   out << "<p class=\"" << (bad ? "bad" : "ok") << "\">"
       << (bad ? "NON-CONFORMANT: " + std::to_string(run.nonconformant_total) + " answer(s)"
+          : run.exit_code() == 2 && run.shed_total > 0 ? std::string("NOTHING TESTED: every answer was shed")
           : run.exit_code() == 2 ? std::string("NO ANSWER: nothing was tested")
                                  : std::string("CONFORMANT: every answer"))
       << (run.interrupted ? " (interrupted)" : "") << "</p>\n";
@@ -110,7 +129,7 @@ std::string load_html(const result::LoadRun& run) {
       << load_num(run.runner_cpu_us_per_request, "%.0f") << " us per request (" << load_num(run.runner_cpu_percent, "%.0f")
       << "% of one core, " << run.cores << " cores)</p>\n";
   out << "<table><tr><th>op</th><th>requests</th><th>answers/s</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>"
-         "<th>non-conformant</th><th>transport errors</th></tr>\n";
+         "<th>non-conformant</th><th>shed</th><th>transport errors</th></tr>\n";
   for (const auto& st : run.ops) load_stats_row(out, st, run.elapsed_s);
   load_stats_row(out, run.total, run.elapsed_s);
   out << "</table>\n";
@@ -120,6 +139,7 @@ std::string load_html(const result::LoadRun& run) {
     for (const auto& [kind, count] : run.transport_error_kinds) out << "<li>" << count << " &times; " << load_esc(kind) << "</li>\n";
     out << "</ul>\n";
   }
+  load_shed_html(out, run);
   out << "<h2>Latency: all operations</h2>\n";
   load_svg(out, run.total);
   for (const auto& st : run.ops) {

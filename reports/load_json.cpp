@@ -15,11 +15,36 @@ LoadJson load_stats_json(const result::LoadOpStats& st) {
           {"requests", st.requests},
           {"conformant", st.conformant},
           {"nonconformant", st.nonconformant},
+          {"shed", st.shed},
           {"transport_errors", st.transport_errors},
           {"latency_us",
            {{"count", l.count}, {"min", l.min_us}, {"mean", l.mean_us}, {"p50", l.p50_us}, {"p90", l.p90_us},
             {"p99", l.p99_us}, {"max", l.max_us}}},
           {"histogram", hist}};
+}
+
+LoadJson load_wire_json(const std::vector<result::WireEvent>& transcript) {
+  LoadJson tr = LoadJson::array();
+  for (const auto& e : transcript) {
+    LoadJson ej = {{"t_ms", e.t_ms}, {"dir", e.dir}};
+    result::put_text(ej, "bytes", e.bytes);
+    tr.push_back(std::move(ej));
+  }
+  return tr;
+}
+
+LoadJson load_shed_json(const result::LoadRun& run) {
+  LoadJson kinds = LoadJson::array();
+  for (const auto& [signal, count] : run.shed_kinds) kinds.push_back({{"signal", signal}, {"count", count}});
+  LoadJson samples = LoadJson::array();
+  for (const auto& x : run.shed_samples) {
+    LoadJson k = {{"op", x.op}, {"seq", x.seq}, {"connection", x.connection}, {"at_ms", x.at_ms}, {"signal", x.signal}};
+    result::put_text(k, "detail", x.detail);
+    k["transcript"] = load_wire_json(x.transcript);
+    k["transcript_dropped_bytes"] = x.transcript_dropped_bytes;
+    samples.push_back(std::move(k));
+  }
+  return {{"total", run.shed_total}, {"kinds", kinds}, {"samples", samples}};
 }
 
 LoadJson load_finding_json(const result::LoadFinding& f) {
@@ -28,13 +53,7 @@ LoadJson load_finding_json(const result::LoadFinding& f) {
   LoadJson quotes = LoadJson::array();
   for (const auto& q : f.quotes) quotes.push_back({{"source", q.source}, {"section", q.section}, {"text", q.text}});
   j["quotes"] = quotes;
-  LoadJson tr = LoadJson::array();
-  for (const auto& e : f.transcript) {
-    LoadJson ej = {{"t_ms", e.t_ms}, {"dir", e.dir}};
-    result::put_text(ej, "bytes", e.bytes);
-    tr.push_back(std::move(ej));
-  }
-  j["transcript"] = tr;
+  j["transcript"] = load_wire_json(f.transcript);
   j["transcript_dropped_bytes"] = f.transcript_dropped_bytes;
   return j;
 }
@@ -42,7 +61,7 @@ LoadJson load_finding_json(const result::LoadFinding& f) {
 }  // namespace
 
 LoadJson load_to_json(const result::LoadRun& run) {
-  LoadJson j = {{"schema", "a2a-conform-load"}, {"schema_version", 1}, {"tool_version", run.tool_version},
+  LoadJson j = {{"schema", "a2a-conform-load"}, {"schema_version", 2}, {"tool_version", run.tool_version},
                 {"started_at", run.started_at}};
   result::put_text(j, "target", run.target);
   j["binding"] = run.binding;
@@ -82,6 +101,7 @@ LoadJson load_to_json(const result::LoadRun& run) {
     samples.push_back(std::move(k));
   }
   j["transport_errors"] = {{"kinds", kinds}, {"samples", samples}};
+  j["shed"] = load_shed_json(run);
   j["notes"] = LoadJson::array();
   for (const auto& n : run.notes) j["notes"].push_back(sanitize_text(n));
   j["exit_code"] = run.exit_code();

@@ -1,5 +1,5 @@
 // The reports of `a2a-conform load` (docs/load.md "Reports"): console,
-// JSON (schema "a2a-conform-load", version 1) and one self-contained HTML
+// JSON (schema "a2a-conform-load", version 2: shed answers counted apart) and one self-contained HTML
 // page with an inline SVG latency histogram. Writers only format the
 // result::LoadRun the driver filled; everything the agent sent is escaped.
 #pragma once
@@ -17,7 +17,7 @@ namespace a2a::reports {
 std::string load_latency_text(double us);
 
 // The summary: target, mode, per operation requests, req/s, latency
-// percentiles, conformance and transport counts, the runner's CPU, then
+// percentiles, conformance, shed and transport counts, the runner's CPU, then
 // every recorded non-conformant answer (reason, quotes, transcript cut short).
 void write_load_console(std::ostream& out, const result::LoadRun& run);
 

@@ -76,5 +76,67 @@ TEST(LoadReport, ExitCodesFollowTheAnswers) {
   EXPECT_EQ(run.exit_code(), 1);
 }
 
+// Conformant answers beside shed ones; a shed sample with agent bytes.
+result::LoadRun shed_load_run() {
+  result::LoadRun run;
+  run.target = "http://127.0.0.1:1";
+  run.binding = "rest";
+  run.mode = "closed";
+  run.weights = {{"send", 1}};
+  run.total.op = "all";
+  run.total.requests = 5;
+  run.total.conformant = 3;
+  run.total.shed = 2;
+  run.total.latency.count = 3;
+  run.total.latency.bins = {{100, 200, 3}};
+  run.ops = {run.total};
+  run.ops[0].op = "send";
+  run.shed_total = 2;
+  run.shed_kinds = {{"HTTP 503", 2}};
+  result::LoadShed x;
+  x.op = "send";
+  x.seq = 1;
+  x.signal = "HTTP 503";
+  x.detail = "{\"code\":503,\"message\":\"<b>busy</b>\"}";
+  x.transcript = {{0, "from-agent", "HTTP/1.1 503 Service Unavailable\r\n\r\n<b>busy</b>"}};
+  run.shed_samples = {x};
+  return run;
+}
+
+TEST(LoadReport, ShedAnswersAreCountedApartInEveryReport) {
+  auto run = shed_load_run();
+  EXPECT_EQ(run.exit_code(), 0);  // shed beside conformant answers: no verdict
+  auto j = load_to_json(run);
+  EXPECT_EQ(j["schema_version"], 2);
+  EXPECT_EQ(j["total"]["shed"], 2);
+  EXPECT_EQ(j["operations"][0]["shed"], 2);
+  EXPECT_EQ(j["shed"]["total"], 2);
+  EXPECT_EQ(j["shed"]["kinds"][0]["signal"], "HTTP 503");
+  EXPECT_EQ(j["shed"]["kinds"][0]["count"], 2);
+  EXPECT_EQ(j["shed"]["samples"][0]["transcript"].size(), 1u);
+  EXPECT_EQ(j["exit_code"], 0);
+  std::ostringstream out;
+  write_load_console(out, run);
+  EXPECT_NE(out.str().find("2 x HTTP 503"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("CONFORMANT: every answer"), std::string::npos) << out.str();
+  std::string html = load_html(run);
+  EXPECT_NE(html.find("Shed answers"), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;busy&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<b>busy"), std::string::npos);
+}
+
+TEST(LoadReport, EveryRequestShedMeansNothingWasTested) {
+  result::LoadRun run;
+  run.total.requests = 4;
+  run.total.shed = 4;
+  run.shed_total = 4;
+  run.shed_kinds = {{"gRPC RESOURCE_EXHAUSTED", 4}};
+  EXPECT_EQ(run.exit_code(), 2);
+  std::ostringstream out;
+  write_load_console(out, run);
+  EXPECT_NE(out.str().find("NOTHING TESTED: every answer was shed"), std::string::npos) << out.str();
+  EXPECT_NE(load_html(run).find("NOTHING TESTED"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace a2a::reports

@@ -38,17 +38,21 @@ constexpr const char* kLoadHelp =
     "Modes: closed loop (--connections N, default 4: each sends its next request when the last\n"
     "answer is whole) or open loop (--rate R requests/s from a pool of --connections workers, default\n"
     "16; latency counts from when each request was due, so a stalled agent is not hidden).\n"
-    "Reports: throughput, latency p50/p90/p99/max per operation, transport errors (no answer: refused,\n"
-    "reset, timeout; counted apart), every non-conformant answer with its wire transcript and the\n"
-    "sentence it breaks, and the runner's own CPU per request (when it nears the machine's cores, the\n"
-    "load generator is the limit). Progress on stderr every second. Only loopback targets unless\n"
-    "--allow-remote: load only agents you run.\n"
+    "Reports: throughput, latency p50/p90/p99/max per operation, shed answers (the agent declined for\n"
+    "now, legally: HTTP 503 or 429 with a well-formed error body, JSON-RPC -32000, gRPC RESOURCE_EXHAUSTED\n"
+    "or UNAVAILABLE, WebSocket close 1013; counted apart, with samples, not a verdict), transport errors\n"
+    "(no answer: refused, reset, timeout; counted apart), every non-conformant answer with its wire\n"
+    "transcript and the sentence it breaks (on stdio an answer with another id at once), and the\n"
+    "runner's own CPU per request (when it nears the machine's cores, the load generator is the\n"
+    "limit). Progress on stderr every second. Only loopback targets unless --allow-remote: load only\n"
+    "agents you run.\n"
     "  a2a-conform load --agent \"build/bin/a2a-ref-agent\" --duration 5s --ops send=3,stream=1,get=1\n"
     "  a2a-conform load --url http://127.0.0.1:8080 --binding rest --connections 16 --duration 30s\n"
     "  a2a-conform load --url http://127.0.0.1:8080 --rate 200 --duration 1m --warmup 5s --html load.html\n"
     "  a2a-conform load --binding loopback --requests 1000          the reference agent in process\n"
     "Exit codes: 0 every answer conformant, 1 a non-conformant answer, 2 usage error or a target that\n"
-    "gave no answer at all, 128+N stopped by signal N (the reports are still written).";
+    "gave no answer at all (or shed every request: nothing was tested), 128+N stopped by signal N (calls\n"
+    "in flight end at once on every binding; the reports are still written).";
 
 std::string load_usage(const std::string& why) {
   std::cerr << "a2a-conform load: " << core::terminal_text(why) << "\n";
@@ -153,9 +157,10 @@ std::vector<std::string> load_binding_keys() {
 }
 
 void load_progress_line(const load::LoadProgress& p) {
-  std::fprintf(stderr, "[%6.1fs]%s %llu requests, %.1f req/s, %llu non-conformant, %llu transport errors\n", p.elapsed_s,
-               p.warming_up ? " (warmup)" : "", static_cast<unsigned long long>(p.requests), p.recent_rps,
-               static_cast<unsigned long long>(p.nonconformant), static_cast<unsigned long long>(p.transport_errors));
+  std::fprintf(stderr, "[%6.1fs]%s %llu requests, %.1f req/s, %llu non-conformant, %llu shed, %llu transport errors\n",
+               p.elapsed_s, p.warming_up ? " (warmup)" : "", static_cast<unsigned long long>(p.requests), p.recent_rps,
+               static_cast<unsigned long long>(p.nonconformant), static_cast<unsigned long long>(p.shed),
+               static_cast<unsigned long long>(p.transport_errors));
 }
 
 // The JSON and HTML reports, the console summary: the run's exit code, or
@@ -175,7 +180,10 @@ int write_load_outputs(const LoadCli& lc, const result::LoadRun& run) {
     }
   }
   reports::write_load_console(std::cout, run);
-  if (run.exit_code() == 2) {
+  if (run.exit_code() == 2 && run.shed_total > 0) {
+    std::cerr << "a2a-conform load: every answer was shed (" << run.shed_total
+              << "): nothing was tested; lower the load (--connections, --rate)\n";
+  } else if (run.exit_code() == 2) {
     std::string first = run.transport_samples.empty() ? std::string("no request was made")
                                                        : run.transport_samples.front().problem;
     std::cerr << "a2a-conform load: no request got an answer (nothing was tested); the first problem: "

@@ -22,6 +22,55 @@ std::optional<long long> a2a_error_code(const OpResult& r) {
 
 namespace {
 
+// An ErrorInfo of A2A's own domain among google.rpc details: an A2A error
+// (spec §10.6, §11.6), whatever status carries it.
+bool names_a2a_error(const nlohmann::json& details) {
+  if (!details.is_array()) return false;
+  for (const auto& d : details)
+    if (d.is_object() && d.contains("domain") && d["domain"].is_string() &&
+        d["domain"].get<std::string>() == jsonrpc::kErrorDomain)
+      return true;
+  return false;
+}
+
+bool is_jsonrpc_family(const std::string& binding) {
+  return binding.rfind("jsonrpc", 0) == 0 || binding == "websocket" || binding == "stdio";
+}
+
+// JSON-RPC 2.0 §5.1: code an integer, message a string.
+bool jsonrpc_error_object(const nlohmann::json& e) {
+  return e.is_object() && e.contains("code") && e["code"].is_number_integer() && e.contains("message") &&
+         e["message"].is_string();
+}
+
+// Codes that say something else than "busy": the request errors of JSON-RPC
+// 2.0 §5.1 and the range A2A takes for its own errors (spec §9.5).
+bool jsonrpc_code_means_other(long long code) {
+  return code == -32700 || code == -32600 || code == -32601 || code == -32602 || (code >= -32099 && code <= -32001);
+}
+
+std::string jsonrpc_shed(const OpResult& r) {
+  if (!jsonrpc_error_object(r.error)) return "";
+  long long code = r.error["code"].get<long long>();
+  bool over_http = r.binding.rfind("jsonrpc", 0) == 0;
+  if (over_http && (r.http_status == 503 || r.http_status == 429) && !jsonrpc_code_means_other(code))
+    return "HTTP " + std::to_string(r.http_status);
+  return code == -32000 ? "JSON-RPC -32000" : "";
+}
+
+std::string status_shed(const OpResult& r) {
+  if (!r.error.is_object() || (r.error.contains("details") && names_a2a_error(r.error["details"]))) return "";
+  if (r.binding == "grpc") {
+    if (r.error_status == 8) return "gRPC RESOURCE_EXHAUSTED";
+    if (r.error_status == 14) return "gRPC UNAVAILABLE";
+    return "";
+  }
+  // REST: the HTTP status and a google.rpc.Status body that agrees with it.
+  if ((r.http_status == 503 || r.http_status == 429) && r.error_status == r.http_status)
+    return "HTTP " + std::to_string(r.http_status);
+  return "";
+}
+
 bool terminal_event(const nlohmann::json& e) {
   if (!e.is_object()) return false;
   for (const char* member : {"task", "statusUpdate"}) {
@@ -36,6 +85,20 @@ bool terminal_event(const nlohmann::json& e) {
 }
 
 }  // namespace
+
+std::string shed_signal(const OpResult& r) {
+  if (!r.violations.empty()) return "";
+  if (r.status == OpResult::Status::kNoResponse) {
+    if (r.binding == "websocket" && r.close_code == 1013) return "WebSocket close 1013";
+    // gRPC UNAVAILABLE is read as no answer unless the agent sent it on a
+    // connection that stays up (grpc_binding.cpp fills error then).
+    if (r.binding == "grpc" && r.error_status == 14) return status_shed(r);
+    return "";
+  }
+  if (r.status != OpResult::Status::kError) return "";
+  if (is_jsonrpc_family(r.binding)) return jsonrpc_shed(r);
+  return status_shed(r);
+}
 
 void check_stream_closes_at_terminal(OpResult& r) {
   for (size_t i = 0; i + 1 < r.events.size(); ++i)

@@ -36,12 +36,29 @@ struct OpResult {
   // The step's params cannot be sent on this binding (gRPC: not a valid
   // protobuf message); the step SKIPs with this reason. Nothing was sent.
   std::string not_expressible;
+  // WebSocket: the code of the agent's close frame when the connection
+  // ended before the call's answer (0: none came).
+  int close_code = 0;
+  // stdio with Session::single_flight: a response whose id no request in
+  // flight has came while this call waited; the call ended with it, at once
+  // (kNoResponse; this is the frame's body).
+  std::string stray_answer;
 };
 
 // The error's A2A / JSON-RPC code whatever the binding: error.code on stdio
 // and JSON-RPC; on REST and gRPC the code of the ErrorInfo reason's row of
 // the error table (nullopt without one).
 std::optional<long long> a2a_error_code(const OpResult& r);
+
+// A load-shedding answer: the agent declined this request for now, in a way
+// its binding's own specification gives for "overloaded, try again later",
+// and well-formed for its binding (docs/load.md "Shed answers", which quotes
+// the sentences). "" when `r` is not one; else what it was: "HTTP 503",
+// "HTTP 429", "JSON-RPC -32000", "gRPC RESOURCE_EXHAUSTED", "gRPC
+// UNAVAILABLE", "WebSocket close 1013". Conservative: an answer with any
+// binding violation, an A2A error (an A2A code, or an ErrorInfo of domain
+// a2a-protocol.org) or any other code is not one.
+std::string shed_signal(const OpResult& r);
 
 // Spec §3.1.2: a task stream "MUST close when the task reaches a terminal
 // state". For bindings whose stream end is the transport's own (gRPC's

@@ -6,11 +6,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "runner/core/deadline.hpp"
 #include "runner/engine/agent_connection.hpp"
+#include "runner/engine/call_interrupt.hpp"
 #include "runner/engine/config.hpp"
 #include "runner/engine/http_pool.hpp"
 #include "runner/match/vars.hpp"
@@ -51,6 +53,17 @@ struct Session {
   // its next call on the session looks for such frames first, so they are
   // still found, and no stream's latency carries the wait (docs/load.md).
   bool watch_after_stream = true;
+  // Ends this session's calls in flight from another thread (gRPC and
+  // WebSocket register with it; `a2a-conform load` interrupts it at a
+  // signal). nullptr: calls end at their deadline. Branches share it.
+  std::shared_ptr<CallInterrupter> interrupter;
+  // stdio, `a2a-conform load`: one request at a time is in flight on this
+  // session. A response with another id is then no request's answer: the
+  // call ends at once with it (OpResult::stray_answer) instead of waiting
+  // out its deadline. Responses with an id in `given_up_ids` (calls that
+  // ended without their answer) are late answers and are dropped.
+  bool single_flight = false;
+  std::vector<Json> given_up_ids;
 
   std::mutex vars_mu;
   match::Vars vars;

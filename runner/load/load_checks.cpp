@@ -178,8 +178,24 @@ LoadVerdict framing_verdict(const std::string& framing_error, const std::string&
   return v;
 }
 
+LoadVerdict stray_answer_verdict(const OpResult& r) {
+  LoadVerdict v;
+  add_load_problem(v, r.problem.empty() ? "a response with another id: " + core::escape_bytes(r.stray_answer, 300) : r.problem,
+                   {kLoadQuoteIdEcho});
+  return v;
+}
+
 LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const OpResult& r, const LoadTaskRef* asked) {
   LoadVerdict v;
+  if (!r.stray_answer.empty()) return stray_answer_verdict(r);
+  // Declined for now, in a way the binding's own specification gives for it
+  // and well-formed: no verdict (docs/load.md "Shed answers").
+  if (auto sig = engine::shed_signal(r); !sig.empty()) {
+    v.kind = LoadVerdict::Kind::kShed;
+    v.signal = sig;
+    v.reason = r.status == OpResult::Status::kError || r.error.is_object() ? match::compact(r.error, 300) : r.problem;
+    return v;
+  }
   if (r.status == OpResult::Status::kNoResponse) {
     // A stream that reported its terminal state and then did not end broke
     // §3.1.2; any other missing answer is the transport's (counted apart).

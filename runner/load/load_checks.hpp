@@ -43,9 +43,12 @@ struct LoadTaskRef {
 Json load_request_params(LoadOp op, const LoadTaskRef* task);
 
 struct LoadVerdict {
-  enum class Kind { kConformant, kNonConformant, kTransport };
+  // kShed: the agent declined the request for now, legally
+  // (engine::shed_signal): counted apart, not a verdict.
+  enum class Kind { kConformant, kNonConformant, kShed, kTransport };
   Kind kind = Kind::kConformant;
-  std::string reason;                 // non-conformant: every problem; transport: the problem
+  std::string reason;                 // non-conformant: every problem; shed: the answer; transport: the problem
+  std::string signal;                 // shed: "HTTP 503", "JSON-RPC -32000", ...
   std::vector<result::Quote> quotes;  // non-conformant: what it breaks
   LoadTaskRef created;                // send / stream: the task the answer names (id "" when none)
 };
@@ -59,6 +62,11 @@ LoadVerdict stray_frames_verdict(size_t count, const std::string& first, const s
 // stdio: the call got no response because the agent's output is not valid
 // framing (a truncated frame, a bad header): the agent answered, wrongly.
 LoadVerdict framing_verdict(const std::string& framing_error, const std::string& problem);
+
+// stdio (Session::single_flight): the agent answered with an id no request
+// in flight on the connection has (r.stray_answer); found at once, not at
+// --timeout. A non-conformance (JSON-RPC 2.0 §5).
+LoadVerdict stray_answer_verdict(const engine::OpResult& r);
 
 // Judges one answer. `asked`: the task a get asked for (nullptr otherwise).
 LoadVerdict judge_answer(const engine::Session& s, LoadOp op, const engine::OpResult& r, const LoadTaskRef* asked);

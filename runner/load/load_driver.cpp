@@ -31,6 +31,7 @@ result::LoadOpStats load_op_stats(const char* name, const std::vector<std::uniqu
     st.conformant += w->conformant[i];
     st.nonconformant += w->nonconformant[i];
     st.transport_errors += w->transport[i];
+    st.shed += w->shed[i];
     h.merge(w->hist[i]);
   }
   st.latency = h.summary();
@@ -48,6 +49,7 @@ void fill_load_stats(result::LoadRun& run, const std::vector<std::unique_ptr<Loa
     run.total.conformant += st.conformant;
     run.total.nonconformant += st.nonconformant;
     run.total.transport_errors += st.transport_errors;
+    run.total.shed += st.shed;
     if (st.requests > 0 || run.weights.count(st.op)) run.ops.push_back(std::move(st));
   }
   for (const auto& w : ws) run.warmup_requests += w->warmup_requests;
@@ -100,6 +102,7 @@ void wait_for_load_workers(LoadShared& sh, const LoadProgressFn& progress) {
     p.requests = sh.done;
     p.nonconformant = sh.nonconformant;
     p.transport_errors = sh.transport;
+    p.shed = sh.shed;
     p.recent_rps = static_cast<double>(p.requests - last_done) / std::chrono::duration<double>(now - last_tick).count();
     last_done = p.requests;
     last_tick = now;
@@ -134,6 +137,12 @@ void summarize_load(result::LoadRun& run, LoadShared& sh, const std::vector<std:
   run.findings_not_recorded = sh.findings_dropped;
   run.transport_error_kinds = std::move(sh.error_kinds);
   run.transport_samples = std::move(sh.samples);
+  run.shed_total = sh.shed;
+  run.shed_kinds = std::move(sh.shed_kinds);
+  run.shed_samples = std::move(sh.shed_samples);
+  if (answered == 0 && sh.answered == 0 && run.shed_total > 0)
+    run.notes.push_back("the agent shed every request it answered (" + std::to_string(run.shed_total) +
+                        " shed): nothing was tested; lower the load (--connections, --rate)");
   if (run.stopped_by == "no answers")
     run.notes.push_back("stopped early: no request got an answer (" + std::to_string(run.total.transport_errors +
                         run.warmup_requests) + " tries); is the agent running, and is this its interface?");

@@ -29,6 +29,7 @@ struct LoadProgress {
   uint64_t requests = 0;       // finished so far (warmup included)
   uint64_t nonconformant = 0;
   uint64_t transport_errors = 0;
+  uint64_t shed = 0;
   double recent_rps = 0;       // over the last interval
 };
 

@@ -19,6 +19,7 @@ inline constexpr uint64_t kLoadMaxRequests = 10'000'000;
 inline constexpr int kLoadMaxFindings = 1000;                      // recorded with their transcript
 inline constexpr long long kLoadMaxTimeoutMs = 5LL * 60 * 1000;
 inline constexpr int kLoadTransportSamples = 10;
+inline constexpr int kLoadShedSamples = 5;                         // shed answers kept with their transcript
 
 struct LoadOptions {
   std::map<std::string, int> weights{{"send", 1}};  // --ops: send, stream, get

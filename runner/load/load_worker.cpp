@@ -25,8 +25,14 @@ std::string start_stdio_agent(LoadWorker& w, const engine::RunConfig& cfg) {
   }
   w.s.conn = w.conn.get();
   w.s.transcript = &w.conn->process().transcript();
-  if (!cfg.profile.handshake.enabled) return "";
+  w.s.given_up_ids.clear();
+  w.s.single_flight = false;  // the handshake is not a load call
+  if (!cfg.profile.handshake.enabled) {
+    w.s.single_flight = true;
+    return "";
+  }
   auto hs = engine::auto_handshake(w.s);
+  w.s.single_flight = true;
   if (hs.ok()) return "";
   return "the agent did not complete the handshake: " +
          (hs.failure && !hs.failure->message.empty() ? hs.failure->message : std::string(result::to_string(hs.outcome)));
@@ -102,6 +108,23 @@ void note_load_finding(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket
   sh.findings.push_back(std::move(f));
 }
 
+void note_load_shed(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticket, LoadVerdict& v) {
+  ++sh.shed;
+  std::lock_guard lk(sh.mu);
+  ++sh.shed_kinds[v.signal];
+  if (sh.shed_samples.size() >= static_cast<size_t>(kLoadShedSamples)) return;
+  result::LoadShed x;
+  x.op = load_op_name(op);
+  x.seq = ticket;
+  x.connection = w.index;
+  x.at_ms = load_ms_between(sh.t0, LoadClock::now());
+  x.signal = v.signal;
+  x.detail = v.reason.substr(0, 2000);
+  x.transcript_dropped_bytes = w.transcript().dropped_bytes();
+  x.transcript = load_events(w.transcript().take_entries(), x.transcript_dropped_bytes);
+  sh.shed_samples.push_back(std::move(x));
+}
+
 // Waits for `due` in short slices so a stop is seen; false when stopped.
 bool wait_until_load_due(const LoadShared& sh, LoadClock::time_point due) {
   while (!sh.stop) {
@@ -144,6 +167,13 @@ void record_load_answer(LoadShared& sh, LoadWorker& w, LoadOp op, uint64_t ticke
   if (v.kind == LoadVerdict::Kind::kTransport) {
     if (measured) ++w.transport[k];
     note_load_transport(sh, w, op, ticket, v.reason);
+    return;
+  }
+  // Shed: counted apart, neither an answer judged nor in the latencies (a
+  // quick refusal would flatter them).
+  if (v.kind == LoadVerdict::Kind::kShed) {
+    if (measured) ++w.shed[k];
+    note_load_shed(sh, w, op, ticket, v);
     return;
   }
   ++sh.answered;
@@ -195,6 +225,7 @@ void setup_load_worker(LoadWorker& w, const LoadShared& sh, core::Deadline hard_
   w.s.session_id = core::uuid_v7();
   w.s.deadline = hard_end;
   w.s.watch_after_stream = false;  // the next call looks for late frames (docs/load.md)
+  w.s.interrupter = w.interrupter;
   w.s.vars.set_root("profile", sh.cfg->profile.doc);
   if (sh.binding && sh.binding->is_network()) {
     w.pool = std::make_unique<engine::HttpPool>(&w.net_transcript, sh.cfg->insecure_tls);
@@ -223,6 +254,15 @@ void load_worker_loop(LoadShared& sh, LoadWorker& w) {
     LoadVerdict v = judge_answer(w.s, op, r, op == LoadOp::kGet ? &asked : nullptr);
     if (v.kind == LoadVerdict::Kind::kTransport && w.s.conn && !w.s.conn->framing_error().empty())
       v = framing_verdict(w.s.conn->framing_error(), v.reason);
+    if (r.status == engine::OpResult::Status::kNoResponse && w.s.conn) {
+      // Its answer may still come: late, not stray (Session::given_up_ids).
+      w.s.given_up_ids.push_back(r.request_id);
+      if (w.s.given_up_ids.size() > kLoadGivenUpIds) w.s.given_up_ids.erase(w.s.given_up_ids.begin());
+    }
+    // gRPC, WebSocket: a call without its answer may leave the channel or the
+    // connection unusable (a WebSocket the agent closed, 1013 included); the
+    // next call makes a fresh one.
+    if (r.status == engine::OpResult::Status::kNoResponse) w.s.binding_state.reset();
     if (v.kind == LoadVerdict::Kind::kTransport && w.s.conn && w.s.conn->unconsumed() > 0) {
       auto stray = w.s.conn->pending();
       for (const auto& f : stray) w.s.conn->remove(f.seq);  // no later call may take them
@@ -237,7 +277,8 @@ void load_worker_loop(LoadShared& sh, LoadWorker& w) {
       sh.last_finish = std::max(sh.last_finish, finished);
     }
     ++sh.done;
-    if (v.kind == LoadVerdict::Kind::kTransport) std::this_thread::sleep_for(kLoadErrorPause);
+    if (v.kind == LoadVerdict::Kind::kTransport || v.kind == LoadVerdict::Kind::kShed)
+      std::this_thread::sleep_for(kLoadErrorPause);
     if (w.s.conn && w.s.conn->eof()) {  // stdio: the agent is gone; a fresh one, a few times
       stop_stdio_agent(w);
       if (sh.stop) break;

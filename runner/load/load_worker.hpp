@@ -28,9 +28,13 @@ using LoadClock = std::chrono::steady_clock;
 // A recorded transcript keeps at most this many bytes (the first ones), so
 // --max-findings bounds memory: docs/load.md "Bounds".
 inline constexpr size_t kLoadFindingBytes = 256 * 1024;
-// A worker whose call got no answer waits this long before its next one, so
-// a dead target is not hammered in a tight loop (and the counts stay sane).
+// A worker whose call got no answer, or a shed one, waits this long before
+// its next one, so a dead or overloaded target is not hammered in a tight
+// loop (and the counts stay sane): docs/load.md "Shed answers".
 inline constexpr auto kLoadErrorPause = std::chrono::milliseconds(20);
+// stdio: ids of calls that ended without their answer, kept so a late answer
+// is dropped rather than judged a stray one (Session::given_up_ids).
+inline constexpr size_t kLoadGivenUpIds = 64;
 inline constexpr int kLoadMaxRestarts = 3;       // stdio: agent processes a worker may restart
 inline constexpr size_t kLoadMaxErrorKinds = 20;
 
@@ -42,7 +46,7 @@ struct LoadShared {
   LoadClock::time_point t0, measure_from, end;
   std::atomic<uint64_t> next_ticket{0}, measured_issued{0};
   std::atomic<bool> stop{false};
-  std::atomic<uint64_t> done{0}, nonconformant{0}, transport{0}, answered{0};
+  std::atomic<uint64_t> done{0}, nonconformant{0}, transport{0}, answered{0}, shed{0};
   std::atomic<int> running{0};
   std::atomic<int> given_up{0};  // stdio connections whose agent exited too often
   std::mutex mu;  // everything below
@@ -52,6 +56,8 @@ struct LoadShared {
   uint64_t findings_dropped = 0;
   std::map<std::string, uint64_t> error_kinds;
   std::vector<result::LoadTransportError> samples;
+  std::map<std::string, uint64_t> shed_kinds;
+  std::vector<result::LoadShed> shed_samples;
   LoadClock::time_point last_finish;
 
   void halt(const std::string& why) {
@@ -73,13 +79,19 @@ struct LoadWorker {
   engine::Session s;
   LoadTaskRef last_task;
   LatencyHistogram hist[3];
-  uint64_t requests[3] = {0, 0, 0}, conformant[3] = {0, 0, 0}, nonconformant[3] = {0, 0, 0}, transport[3] = {0, 0, 0};
+  uint64_t requests[3] = {0, 0, 0}, conformant[3] = {0, 0, 0}, nonconformant[3] = {0, 0, 0}, transport[3] = {0, 0, 0},
+           shed[3] = {0, 0, 0};
   uint64_t warmup_requests = 0;
   int restarts = 0;
   std::string start_error;
 
   transport::Transcript& transcript() { return conn ? conn->process().transcript() : net_transcript; }
+  // Set before the worker's thread starts, never replaced: the signal's
+  // thread reads it while calls run (gRPC and WebSocket register with it).
+  std::shared_ptr<engine::CallInterrupter> interrupter = std::make_shared<engine::CallInterrupter>();
+
   void interrupt() {
+    interrupter->interrupt();
     if (pool) pool->interrupt_all();
     std::lock_guard lk(conn_mu);
     if (conn) conn->interrupt("a2a-conform load: stopped by a signal");

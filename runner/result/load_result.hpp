@@ -34,8 +34,9 @@ struct LoadOpStats {
   uint64_t requests = 0;          // answered or failed, in the measured phase
   uint64_t conformant = 0;
   uint64_t nonconformant = 0;
+  uint64_t shed = 0;              // declined for now ("overloaded, try later": HTTP 503, ...); not a verdict
   uint64_t transport_errors = 0;  // no answer: refused, reset, timeout (not a verdict on conformance)
-  LoadLatency latency;            // of every answer (conformant or not), not of transport errors
+  LoadLatency latency;            // of every answer (conformant or not), not of shed ones nor transport errors
 };
 
 // One non-conformant answer, with the exact bytes of its call.
@@ -58,6 +59,19 @@ struct LoadTransportError {
   int connection = 0;
   double at_ms = 0;
   std::string problem;
+};
+
+// A request the agent declined for now, legally (engine::shed_signal,
+// docs/load.md "Shed answers"): the first few are kept with their bytes.
+struct LoadShed {
+  std::string op;
+  uint64_t seq = 0;
+  int connection = 0;
+  double at_ms = 0;
+  std::string signal;             // "HTTP 503", "JSON-RPC -32000", "gRPC RESOURCE_EXHAUSTED", ...
+  std::string detail;             // the error or close as it came, cut short
+  std::vector<WireEvent> transcript;
+  uint64_t transcript_dropped_bytes = 0;
 };
 
 struct LoadRun {
@@ -91,13 +105,16 @@ struct LoadRun {
   uint64_t findings_not_recorded = 0;        // non-conformant answers beyond that (counted only)
   std::map<std::string, uint64_t> transport_error_kinds;  // problem (shortened) -> count
   std::vector<LoadTransportError> transport_samples;      // the first few
+  uint64_t shed_total = 0;                           // warmup included
+  std::map<std::string, uint64_t> shed_kinds;        // signal -> count
+  std::vector<LoadShed> shed_samples;                // the first few, with their transcript
   std::vector<std::string> notes;
 
   // 1 when an answer was non-conformant; else 2 when no request got an
-  // answer at all (the target is broken or unreachable: nothing was
-  // tested); else 0. Transport errors beside conformant answers are
-  // reported, not a verdict (docs/load.md "Exit codes"). A signal's 128+N
-  // is the CLI's.
+  // answer at all (the target is broken or unreachable, or shed every
+  // request: nothing was tested); else 0. Shed answers and transport errors
+  // beside conformant answers are reported, not a verdict (docs/load.md
+  // "Exit codes"). A signal's 128+N is the CLI's.
   int exit_code() const {
     if (nonconformant_total > 0) return 1;
     uint64_t answered = total.conformant + total.nonconformant;

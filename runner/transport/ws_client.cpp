@@ -658,6 +658,13 @@ std::vector<WsFrame> WsConnection::pending(size_t max_frames) const {
   return out;
 }
 
+void WsConnection::abort(const std::string& why) {
+  Impl* p = impl_.get();
+  p->runner_closing = true;
+  p->finish(why);
+  ::shutdown(p->fd, SHUT_RDWR);  // wakes the reader; close() or the destructor joins it
+}
+
 void WsConnection::close() {
   Impl* p = impl_.get();
   {

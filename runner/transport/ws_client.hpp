@@ -94,6 +94,10 @@ class WsConnection {
   std::optional<std::string> take_pong(core::Deadline deadline);
   // The closing handshake (code 1000), bounded by a short wait, then the socket goes.
   void close();
+  // From any thread, without waiting: the connection is over (`why`), every
+  // take() returns at once and the socket is shut down; no close frame is
+  // written (the peer may be the reason we stop). The destructor still joins.
+  void abort(const std::string& why);
 
  private:
   struct Impl;

@@ -69,8 +69,9 @@ LoadRun load(const std::string& name, std::vector<std::string> args, int timeout
   if (!rep.is_object() || !rep.contains("total")) return ::testing::AssertionFailure() << "no report: " << rep.dump();
   uint64_t sum = 0;
   for (const auto& st : rep["operations"]) {
-    uint64_t req = st["requests"], c = st["conformant"], n = st["nonconformant"], t = st["transport_errors"];
-    if (c + n + t != req) return ::testing::AssertionFailure() << "counts do not add up: " << st.dump();
+    uint64_t req = st["requests"], c = st["conformant"], n = st["nonconformant"], t = st["transport_errors"],
+             sh = st["shed"];
+    if (c + n + t + sh != req) return ::testing::AssertionFailure() << "counts do not add up: " << st.dump();
     const auto& l = st["latency_us"];
     if (l["count"].get<uint64_t>() != c + n) return ::testing::AssertionFailure() << "latency count: " << st.dump();
     if (c + n > 0) {
@@ -94,6 +95,7 @@ void expect_clean(const LoadRun& r) {
   ASSERT_TRUE(consistent(r.report)) << r.cmd.out;
   EXPECT_EQ(r.report["nonconformant"], 0) << r.report["findings"].dump(2);
   EXPECT_EQ(r.report["total"]["transport_errors"], 0) << r.report["transport_errors"].dump(2);
+  EXPECT_EQ(r.report["shed"]["total"], 0) << r.report["shed"].dump(2);
   for (const auto& st : r.report["operations"]) EXPECT_GT(st["conformant"].get<uint64_t>(), 0u) << st.dump();
   EXPECT_GT(r.report["throughput_rps"].get<double>(), 0);
   EXPECT_NE(r.cmd.out.find("CONFORMANT: every answer"), std::string::npos) << r.cmd.out;
@@ -247,18 +249,120 @@ TEST(LoadMode, OnWebSocketAFrameAfterTheStreamsCompletionIsFound) {
       << r.report["findings"][0].dump(2);
 }
 
-// On stdio an answer with another id matches no request: the call waits out
-// its --timeout, and the frame left over is the finding.
-TEST(LoadMode, OnStdioAnAnswerWithAnotherIdIsFound) {
+// On stdio one request is in flight per connection, so an answer with
+// another id answers no request: it is the finding at once, not after
+// --timeout (8 requests would take 8 x 30 s).
+TEST(LoadMode, OnStdioAnAnswerWithAnotherIdIsFoundAtOnce) {
   auto r = load("fault-id-stdio", {"--agent", std::string(A2A_REF_AGENT) + " --fault id-as-string", "--timeout",
-                                   "500ms", "-n", "8", "-q"});
+                                   "30s", "-n", "8", "-q"});
   EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+  EXPECT_LT(r.cmd.elapsed_ms, 20000) << "the wrong id waited for --timeout";
   ASSERT_TRUE(consistent(r.report));
   EXPECT_EQ(r.report["nonconformant"], 8);
+  EXPECT_EQ(r.report["total"]["transport_errors"], 0);
   ASSERT_FALSE(r.report["findings"].empty());
   const auto& f = r.report["findings"][0];
-  EXPECT_NE(f["reason"].get<std::string>().find("answer no request"), std::string::npos) << f.dump(2);
+  EXPECT_NE(f["reason"].get<std::string>().find("an id no request in flight has"), std::string::npos) << f.dump(2);
   EXPECT_EQ(f["quotes"][0]["source"], "jsonrpc-2.0");
+  bool came = false;
+  for (const auto& e : f["transcript"])
+    came = came || (e["dir"] == "from-agent" && e["bytes"].get<std::string>().find("\"id\":\"") != std::string::npos);
+  EXPECT_TRUE(came) << f["transcript"].dump(2);
+}
+
+// wrong-id-then-answer: every 3rd request first gets a response with another
+// id, then its own. The stray one is the finding at once; the own answer that
+// follows is a late answer to a call given up, dropped, and the connection's
+// other requests stay conformant.
+TEST(LoadMode, OnStdioAStrayAnswerLeavesTheOtherRequestsCorrect) {
+  auto r = load("stdio-stray", {"--agent", std::string(A2A_HOSTILE_AGENT) + " wrong-id-then-answer", "--connections",
+                                "1", "--ops", "send", "--timeout", "30s", "-n", "9", "-q"});
+  EXPECT_EQ(r.cmd.exit_code, 1) << r.cmd.out << r.cmd.err;
+  EXPECT_LT(r.cmd.elapsed_ms, 20000);
+  ASSERT_TRUE(consistent(r.report));
+  EXPECT_EQ(r.report["nonconformant"], 3) << r.report["findings"].dump(2);
+  EXPECT_EQ(r.report["total"]["conformant"], 6);
+  EXPECT_EQ(r.report["total"]["transport_errors"], 0);
+  ASSERT_FALSE(r.report["findings"].empty());
+  EXPECT_NE(r.report["findings"][0]["reason"].get<std::string>().find("other-"), std::string::npos)
+      << r.report["findings"][0].dump(2);
+}
+
+// Load shedding (docs/load.md "Shed answers"): every 2nd request declined in
+// a way the binding's own specification gives for it, well-formed. Counted
+// apart with samples, not a verdict: exit 0 with the conformant answers.
+struct ShedCase {
+  const char* name;
+  const char* mode;     // a2a-hostile-http, or a2a-load-double with `binding`
+  const char* binding;
+  const char* signal;   // the kind the report names
+  bool http = true;     // a2a-hostile-http (else a2a-load-double)
+};
+
+void PrintTo(const ShedCase& c, std::ostream* os) { *os << c.name; }
+
+class LoadShedding : public ::testing::TestWithParam<ShedCase> {};
+
+TEST_P(LoadShedding, AShedAnswerIsCountedApartAndIsNoVerdict) {
+  const auto& c = GetParam();
+  std::vector<std::string> argv = c.http ? std::vector<std::string>{A2A_HOSTILE_HTTP, c.mode}
+                                         : std::vector<std::string>{A2A_LOAD_DOUBLE, c.binding, c.mode};
+  HttpPeer agent(argv);
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  // The load double's scripted agents serve one connection at a time.
+  auto r = load(std::string("shed-") + c.name, {"--url", agent.url(), "--binding", c.binding, "--ops", "send",
+                                                "--connections", c.http ? "2" : "1", "-n", "20", "-q"});
+  EXPECT_EQ(r.cmd.exit_code, 0) << r.cmd.out << r.cmd.err;
+  ASSERT_TRUE(consistent(r.report)) << r.cmd.out;
+  EXPECT_EQ(r.report["nonconformant"], 0) << r.report["findings"].dump(2);
+  EXPECT_EQ(r.report["total"]["shed"], 10) << r.report.dump(2);
+  EXPECT_EQ(r.report["total"]["conformant"], 10);
+  EXPECT_EQ(r.report["shed"]["total"], 10);
+  ASSERT_EQ(r.report["shed"]["kinds"].size(), 1u) << r.report["shed"].dump(2);
+  EXPECT_EQ(r.report["shed"]["kinds"][0]["signal"], c.signal);
+  ASSERT_FALSE(r.report["shed"]["samples"].empty());
+  EXPECT_FALSE(r.report["shed"]["samples"][0]["transcript"].empty()) << r.report["shed"].dump(2);
+  // Shed answers are not in the latencies: only the answers judged are.
+  EXPECT_EQ(r.report["total"]["latency_us"]["count"], 10);
+  EXPECT_NE(r.cmd.out.find(std::string("10 x ") + c.signal), std::string::npos) << r.cmd.out;
+  EXPECT_NE(r.cmd.out.find("CONFORMANT: every answer"), std::string::npos) << r.cmd.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, LoadShedding,
+                         ::testing::Values(ShedCase{"jsonrpc_503", "shed-503", "jsonrpc", "HTTP 503"},
+                                           ShedCase{"rest_503", "shed-503", "rest", "HTTP 503"},
+                                           ShedCase{"jsonrpc_429", "shed-429", "jsonrpc", "HTTP 429"},
+                                           ShedCase{"rest_429", "shed-429", "rest", "HTTP 429"},
+                                           ShedCase{"jsonrpc_32000", "shed-32000", "jsonrpc", "JSON-RPC -32000"},
+                                           ShedCase{"websocket_32000", "shed-32000", "websocket", "JSON-RPC -32000", false},
+                                           ShedCase{"websocket_1013", "shed-close-1013", "websocket",
+                                                    "WebSocket close 1013", false}
+#ifdef A2A_WITH_GRPC
+                                           ,
+                                           ShedCase{"grpc_resource_exhausted", "shed-resource-exhausted", "grpc",
+                                                    "gRPC RESOURCE_EXHAUSTED", false},
+                                           ShedCase{"grpc_unavailable", "shed-unavailable", "grpc", "gRPC UNAVAILABLE",
+                                                    false}
+#endif
+                                           ),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// A 503 whose body is neither a JSON-RPC response nor a google.rpc.Status is
+// not well-formed for the binding: non-conformant as before, not shed.
+TEST(LoadMode, AMalformed503IsNonConformantNotShed) {
+  HttpPeer agent({A2A_HOSTILE_HTTP, "shed-503-malformed"});
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  for (const char* binding : {"jsonrpc", "rest"}) {
+    auto r = load(std::string("shed-malformed-") + binding, {"--url", agent.url(), "--binding", binding, "--ops",
+                                                             "send", "--connections", "2", "-n", "20", "-q"});
+    EXPECT_EQ(r.cmd.exit_code, 1) << binding << r.cmd.out << r.cmd.err;
+    ASSERT_TRUE(consistent(r.report)) << r.cmd.out;
+    EXPECT_EQ(r.report["nonconformant"], 10) << binding;
+    EXPECT_EQ(r.report["total"]["shed"], 0) << binding;
+    ASSERT_FALSE(r.report["findings"].empty());
+    EXPECT_NE(r.report["findings"][0]["reason"].get<std::string>().find("503"), std::string::npos)
+        << r.report["findings"][0].dump(2);
+  }
 }
 
 // life-crash-mid-frame: each agent process writes half a frame on its 3rd
@@ -408,6 +512,58 @@ TEST_P(LoadSignals, ASignalStopsTheLoadAndTheReportsAreWritten) {
   EXPECT_GT(rep["total"]["conformant"].get<uint64_t>(), 0u);
   EXPECT_EQ(rep["nonconformant"], 0);
 }
+
+// An agent that never answers: at a signal the calls in flight end at once
+// on every binding (the gRPC call cancelled, the WebSocket given up), not at
+// --timeout (60 s here), and the reports are written.
+class LoadSignalHung : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LoadSignalHung, ASignalEndsCallsThatWouldWaitForTheTimeout) {
+  const std::string binding = GetParam();
+  std::vector<std::string> argv = binding == "jsonrpc" ? std::vector<std::string>{A2A_HOSTILE_HTTP, "never-answer-rpc"}
+                                                       : std::vector<std::string>{A2A_LOAD_DOUBLE, binding, "never-answer"};
+  HttpPeer agent(argv);
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  fs::path d = load_dir("signal-hung-" + binding);
+  a2a::transport::SpawnOptions o;
+  // One connection: the load double's scripted agents serve one at a time.
+  o.argv = {A2A_CONFORM, "load", "--url", agent.url(), "--binding", binding, "--connections", "1", "--timeout", "60s",
+            "--duration", "60s", "--json", (d / "load.json").string()};
+  o.stderr_keep_bytes = 1 << 20;
+  auto p = a2a::transport::StdioProcess::spawn(o);
+  ASSERT_TRUE(static_cast<bool>(p));
+  (*p)->close_stdin();
+  // The first progress line (about a second in): the calls are in flight.
+  auto until = a2a::core::Deadline::after(a2a::core::Millis(15000));
+  while (!until.expired() && (*p)->stderr_text().find("requests") == std::string::npos)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto signalled = std::chrono::steady_clock::now();
+  ::kill((*p)->pid(), SIGINT);
+  std::string out;
+  for (;;) {
+    auto rd = (*p)->read_some(a2a::core::Deadline::after(a2a::core::Millis(30000)));
+    if (rd.status != a2a::transport::ReadResult::Status::kData) break;
+    out += rd.data;
+  }
+  auto st = (*p)->wait_exit(a2a::core::Deadline::after(a2a::core::Millis(30000)));
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - signalled);
+  ASSERT_TRUE(st.has_value()) << "still running 60 s after the signal";
+  EXPECT_EQ(st->code, 130) << out << (*p)->stderr_text();
+  EXPECT_LT(took.count(), 15000) << "the calls in flight waited for --timeout";
+  auto rep = read_report(d / "load.json");
+  ASSERT_TRUE(consistent(rep)) << out;
+  EXPECT_EQ(rep["interrupted"], true);
+  EXPECT_EQ(rep["stopped_by"], "SIGINT");
+  EXPECT_EQ(rep["nonconformant"], 0) << rep["findings"].dump(2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Bindings, LoadSignalHung,
+                         ::testing::Values("jsonrpc",
+#ifdef A2A_WITH_GRPC
+                                           "grpc",
+#endif
+                                           "websocket"),
+                         [](const auto& info) { return info.param; });
 
 INSTANTIATE_TEST_SUITE_P(Signals, LoadSignals,
                          ::testing::Values(LoadSignal{SIGINT, "SIGINT"}, LoadSignal{SIGTERM, "SIGTERM"}),

@@ -12,6 +12,9 @@
 //   never-read-stdin    never reads its stdin, so the runner's large writes block
 //   ignore-sigterm      ignores SIGTERM and stdin EOF, reads requests, never answers
 //   stderr-flood        writes to stderr without end while ignoring every request
+//   wrong-id-then-answer  answers every request with a completed task; every 3rd (the 2nd,
+//                       5th, ...) first gets a response with another id ("other-ID"), then
+//                       its own answer
 //
 // Bounded by the runner: every mode ends when the runner kills its group.
 #include <signal.h>
@@ -201,6 +204,21 @@ int stderr_flood() {
   return 0;
 }
 
+int wrong_id_then_answer() {
+  handshake();
+  long n = 0;
+  for_each_request([&n](const Json& req) {
+    Json task = {{"task", {{"id", "task-" + std::to_string(n)}, {"contextId", "ctx-hostile"},
+                           {"status", {{"state", "TASK_STATE_COMPLETED"}}}}}};
+    std::string batch;
+    if (n++ % 3 == 1)
+      batch += frame(Json{{"jsonrpc", "2.0"}, {"id", "other-" + req["id"].dump()}, {"result", task}}.dump());
+    batch += frame(Json{{"jsonrpc", "2.0"}, {"id", req["id"]}, {"result", task}}.dump());
+    write_all(1, batch);
+  });
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -213,6 +231,7 @@ int main(int argc, char** argv) {
   if (mode == "never-read-stdin") return never_read_stdin();
   if (mode == "ignore-sigterm") return ignore_sigterm();
   if (mode == "stderr-flood") return stderr_flood();
+  if (mode == "wrong-id-then-answer") return wrong_id_then_answer();
   std::fprintf(stderr, "usage: a2a-hostile-agent MODE (see the source for the modes)\n");
   return 2;
 }

@@ -3,6 +3,7 @@
 // "listening on http://127.0.0.1:PORT" and then misbehaves:
 //
 //   accept-never-answer  accepts connections, reads the requests, never writes a byte
+//   never-answer-rpc     serves a valid agent card (JSON-RPC at /rpc); never answers a POST
 //   trickle              answers every request correctly, one byte per second
 //   endless-sse          serves a valid agent card (JSON-RPC at /rpc); every POST gets
 //                        200 text/event-stream whose events never end
@@ -11,6 +12,15 @@
 //   nesting-bomb         serves a valid agent card; every POST gets a 10 MiB JSON-RPC
 //                        response whose result is "[" x 5 Mi then "]" x 5 Mi (as JSON,
 //                        or as one SSE event when the request asks for a stream)
+//
+// Shedding agents for `a2a-conform load` (tests/e2e/load_mode_test.cpp): every
+// 2nd POST is declined, the others answered with a completed task, as
+// JSON-RPC (a body with "jsonrpc") or as REST (any other POST):
+//   shed-503             503 + Retry-After; JSON-RPC: an error response with the request's id
+//                        (-32603); REST: {"error": google.rpc.Status} with code 503
+//   shed-429             the same with 429 (REST status RESOURCE_EXHAUSTED)
+//   shed-32000           200 with the JSON-RPC error -32000 "server busy" (as a2a-rust)
+//   shed-503-malformed   503 text/plain "Service Unavailable": no JSON-RPC response, no Status
 //
 // One thread per connection; the process exits on its own after kLifetime.
 #include <arpa/inet.h>
@@ -24,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -146,6 +157,39 @@ void nesting_bomb(int fd, const Request& req) {
   send_all(fd, stream ? response("text/event-stream", "data: " + body + "\n\n") : response("application/json", body));
 }
 
+std::atomic<long> g_posts{0};
+
+std::string http_answer(int status, const char* reason, std::string_view type, const std::string& body,
+                        const std::string& extra = "") {
+  return "HTTP/1.1 " + std::to_string(status) + " " + reason + "\r\nContent-Type: " + std::string(type) +
+         "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" + extra + "\r\n" + body;
+}
+
+// The shed-* modes: every 2nd POST declined, the rest a completed task.
+std::string shed_answer(const Request& req) {
+  Json body = Json::parse(req.body, nullptr, false);
+  bool rpc = body.is_object() && body.contains("jsonrpc");
+  Json id = rpc ? request_id(req) : Json();
+  long n = g_posts++;
+  Json task = {{"task", {{"id", "task-" + std::to_string(n)}, {"contextId", "ctx-shed"},
+                         {"status", {{"state", "TASK_STATE_COMPLETED"}}}}}};
+  if (n % 2 == 0) {
+    std::string ok = rpc ? Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", task}}.dump() : task.dump();
+    return http_answer(200, "OK", "application/json", ok);
+  }
+  if (g_mode == "shed-503-malformed") return http_answer(503, "Service Unavailable", "text/plain", "Service Unavailable");
+  if (g_mode == "shed-32000")
+    return http_answer(200, "OK", "application/json",
+                       Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32000}, {"message", "server busy"}}}}.dump());
+  bool busy = g_mode == "shed-503";
+  int status = busy ? 503 : 429;
+  const char* reason = busy ? "Service Unavailable" : "Too Many Requests";
+  std::string err = rpc ? Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32603}, {"message", "overloaded"}}}}.dump()
+                        : Json{{"error", {{"code", status}, {"status", busy ? "UNAVAILABLE" : "RESOURCE_EXHAUSTED"},
+                                          {"message", "overloaded"}}}}.dump();
+  return http_answer(status, reason, "application/json", err, "Retry-After: 1\r\n");
+}
+
 void trickle(int fd, const std::string& bytes) {
   for (char c : bytes) {
     if (!send_all(fd, std::string_view(&c, 1))) return;
@@ -159,6 +203,7 @@ void serve(int fd) {
   while (read_request(fd, buf, req)) {
     if (g_mode == "accept-never-answer") continue;
     bool is_card = req.method == "GET" && req.target.find("/.well-known/agent-card.json") != std::string::npos;
+    if (g_mode == "never-answer-rpc" && !is_card) continue;
     std::string ok = is_card ? response("application/json", card())
                              : response("application/json", Json{{"jsonrpc", "2.0"}, {"id", request_id(req)},
                                                                  {"result", {{"id", "t-1"}}}}.dump());
@@ -166,6 +211,8 @@ void serve(int fd) {
       trickle(fd, ok);
     } else if (is_card) {
       if (!send_all(fd, ok)) break;
+    } else if (g_mode.rfind("shed-", 0) == 0) {
+      if (!send_all(fd, shed_answer(req))) break;
     } else if (g_mode == "nesting-bomb") {
       nesting_bomb(fd, req);
     } else if (g_mode == "endless-sse") {
@@ -183,9 +230,12 @@ void serve(int fd) {
 
 int main(int argc, char** argv) {
   g_mode = argc > 1 ? argv[1] : "";
-  if (g_mode != "accept-never-answer" && g_mode != "trickle" && g_mode != "endless-sse" &&
-      g_mode != "close-mid-chunk" && g_mode != "nesting-bomb") {
-    std::fprintf(stderr, "usage: a2a-hostile-http accept-never-answer|trickle|endless-sse|close-mid-chunk|nesting-bomb\n");
+  if (g_mode != "accept-never-answer" && g_mode != "never-answer-rpc" && g_mode != "trickle" && g_mode != "endless-sse" &&
+      g_mode != "close-mid-chunk" && g_mode != "nesting-bomb" && g_mode != "shed-503" && g_mode != "shed-429" &&
+      g_mode != "shed-32000" && g_mode != "shed-503-malformed") {
+    std::fprintf(stderr,
+                 "usage: a2a-hostile-http accept-never-answer|never-answer-rpc|trickle|endless-sse|close-mid-chunk|nesting-bomb|"
+                 "shed-503|shed-429|shed-32000|shed-503-malformed\n");
     return 2;
   }
   std::signal(SIGPIPE, SIG_IGN);

@@ -141,6 +141,28 @@ bool no_answer(const grpc::Status& st, const core::Deadline& d, OpResult& r, Ses
   return true;
 }
 
+// UNAVAILABLE is what the channel itself reports when the connection fails,
+// so it reads as no answer; but when the connection is still up after it,
+// the agent sent it (a load-shedding answer, engine::shed_signal): the
+// status is kept in `error` (the call stays kNoResponse for the scenario
+// path). A connection lost at that very moment may still read as up; then a
+// transport error is counted as shed (neither is a verdict; docs/load.md).
+void keep_agent_unavailable(const grpc::Status& st, GrpcState& g, Session& s, OpResult& r) {
+  if (st.error_code() != grpc::StatusCode::UNAVAILABLE || g.channel->GetState(false) != GRPC_CHANNEL_READY) return;
+  r.error_status = static_cast<int>(st.error_code());
+  r.error = status_json(st, r);
+  r.problem += " (the connection stayed up: the agent's own status)";
+  if (s.transcript) s.transcript->add(transport::Direction::kFromPeer, "gRPC status " + r.error.dump());
+}
+
+// A call the session's interrupter cancelled (a signal) got no answer.
+bool cancelled_by_us(const grpc::Status& st, Session& s, OpResult& r, const std::string& what) {
+  if (st.error_code() != grpc::StatusCode::CANCELLED || !s.interrupter || !s.interrupter->interrupted()) return false;
+  r.status = OpResult::Status::kNoResponse;
+  r.problem = what + ": cancelled by the runner (interrupted)";
+  return true;
+}
+
 OpResult grpc_call(Session& s, const std::string& operation, const Json& params, core::Deadline d) {
   if (operation == "get_agent_card") {
     // The card is served over HTTP at --url (a gRPC interface has no card method but the extended one).
@@ -161,6 +183,10 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
   auto bytes = grpcwire::json_to_binary(*method.input_type(), p);
   if (!bytes) {
     r.not_expressible = bytes.error().message;
+    return r;
+  }
+  if (s.interrupter && s.interrupter->interrupted()) {
+    r.problem = "not sent: the session's calls were interrupted";
     return r;
   }
   auto st = state_of(s);
@@ -194,6 +220,9 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
     s.transcript->add(transport::Direction::kToPeer, "gRPC " + st.value()->authority + " " + path + " " +
                                                          p.dump() + " (" + std::to_string(bytes->size()) + " bytes)");
   std::string what = path + " on " + st.value()->authority;
+  // A signal ends the call now (a2a-conform load), not at its deadline.
+  engine::CallInterrupter::Registration stop_on_signal;
+  if (s.interrupter) stop_on_signal = s.interrupter->on_interrupt([&ctx] { ctx.TryCancel(); });
   grpc::Status status;
   if (!model::is_streaming(*op)) {
     std::string body;
@@ -241,6 +270,7 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
       r.status = OpResult::Status::kResult;
       return r;
     }
+    if (cancelled_by_us(status, s, r, what)) return r;
     engine::check_stream_closes_at_terminal(r);
     if (status.ok()) {
       r.status = OpResult::Status::kResult;
@@ -258,8 +288,12 @@ OpResult grpc_call(Session& s, const std::string& operation, const Json& params,
     if (r.status == OpResult::Status::kNoResponse && !r.problem.empty()) return r;
   }
   // A deadline the step set itself (x-grpc deadline_ms) is what it tests: the status is the answer.
+  if (cancelled_by_us(status, s, r, what)) return r;
   bool step_deadline = own_deadline && status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED && !d.expired();
-  if (!step_deadline && no_answer(status, d, r, s, what, 0)) return r;
+  if (!step_deadline && no_answer(status, d, r, s, what, 0)) {
+    keep_agent_unavailable(status, *st.value(), s, r);
+    return r;
+  }
   r.status = OpResult::Status::kError;
   r.error_status = static_cast<int>(status.error_code());
   r.error = status_json(status, r);

@@ -49,6 +49,38 @@ void no_response(OpResult& r, Session& s, const std::string& what, core::Deadlin
   if (!pend.empty()) r.problem += "; " + pend;
 }
 
+bool is_response(const InboxFrame& fr) {
+  return fr.json && fr.json->is_object() && fr.json->contains("id") && !fr.json->contains("method");
+}
+
+// The frame the call waits for (`want`). With Session::single_flight any
+// response is taken too: one of a call given up earlier is a late answer
+// (dropped); any other has an id no request in flight has, and ends the
+// call at once (r.stray_answer). Bounded by the deadline and the inbox.
+std::optional<InboxFrame> take_for(Session& s, const std::function<bool(const InboxFrame&)>& want,
+                                   core::Deadline deadline, OpResult& r) {
+  if (!s.single_flight) return s.conn->take(want, deadline);
+  for (;;) {
+    auto f = s.conn->take([&](const InboxFrame& fr) { return want(fr) || is_response(fr); }, deadline);
+    if (!f || want(*f)) return f;
+    const Json& got = (*f->json)["id"];
+    bool late = false;
+    for (const auto& old : s.given_up_ids) late = late || match::strictly_equal(got, old);
+    if (late) continue;
+    r.stray_answer = f->body;
+    return std::nullopt;
+  }
+}
+
+// No answer of ours: a stray response ended the wait, or nothing came.
+void not_answered(OpResult& r, Session& s, const Json& id, const std::string& what, core::Deadline deadline) {
+  if (r.stray_answer.empty()) return no_response(r, s, what, deadline);
+  r.status = OpResult::Status::kNoResponse;
+  r.problem = "a response with an id no request in flight has came while request " + match::compact(id) +
+              " waited (one request is in flight on this connection): " +
+              match::compact(jsonrpc::parse_json_or_discarded(r.stray_answer), 300);
+}
+
 void take_final(OpResult& r, const Json& j, Session& s) {
   check_envelope(j, r.violations);
   if (j.contains("error")) {
@@ -75,9 +107,9 @@ OpResult response_stream_call(Session& s, const Json& id, core::Deadline deadlin
   r.request_id = id;
   const std::string& end = s.profile().stream.end_member;
   for (;;) {
-    auto f = s.conn->take([&](const InboxFrame& fr) { return fr.json && has_id(*fr.json, id); }, deadline);
+    auto f = take_for(s, [&](const InboxFrame& fr) { return fr.json && has_id(*fr.json, id); }, deadline, r);
     if (!f) {
-      no_response(r, s,
+      not_answered(r, s, id,
                   "stream did not end: no " + end + " with id " + match::compact(id) + " after " +
                       std::to_string(r.events.size()) + " event(s)",
                   deadline);
@@ -112,15 +144,16 @@ OpResult stream_call(Session& s, const Json& id, core::Deadline deadline) {
   r.request_id = id;
   const auto& st = s.profile().stream;
   for (;;) {
-    auto f = s.conn->take(
+    auto f = take_for(
+        s,
         [&](const InboxFrame& fr) {
           if (!fr.json) return false;
           return has_id(*fr.json, id) || is_notification(*fr.json, st.event_method) ||
                  is_notification(*fr.json, st.error_method);
         },
-        deadline);
+        deadline, r);
     if (!f) {
-      no_response(r, s,
+      not_answered(r, s, id,
                   "stream did not end: no final response with id " + match::compact(id) +
                       " after " + std::to_string(r.events.size()) + " event(s)",
                   deadline);
@@ -144,10 +177,9 @@ OpResult stream_call(Session& s, const Json& id, core::Deadline deadline) {
 OpResult unary_call(Session& s, const Json& id, core::Deadline deadline) {
   OpResult r;
   r.request_id = id;
-  auto f = s.conn->take([&](const InboxFrame& fr) { return fr.json && has_id(*fr.json, id); },
-                        deadline);
+  auto f = take_for(s, [&](const InboxFrame& fr) { return fr.json && has_id(*fr.json, id); }, deadline, r);
   if (!f) {
-    no_response(r, s, "no response with id " + match::compact(id), deadline);
+    not_answered(r, s, id, "no response with id " + match::compact(id), deadline);
     return r;
   }
   const Json& j = *f->json;

@@ -113,6 +113,7 @@ void no_response(OpResult& r, Session& s, transport::WsConnection& c, const std:
   r.status = OpResult::Status::kNoResponse;
   r.deadline_hit = s.deadline.expired();
   r.problem = what + (c.closed() ? ": " + c.why() : " before the step deadline");
+  r.close_code = c.closed() ? c.close_code() : 0;  // 1013 "try again later": engine::shed_signal
   if (auto pend = describe_pending(c); !pend.empty()) r.problem += "; " + pend;
 }
 
@@ -200,6 +201,9 @@ OpResult ws_call(Session& s, const std::string& operation, const Json& params, c
   }
   auto c = connection(s, d, r);
   if (!c) return r;
+  // A signal ends the call now (a2a-conform load): the connection is given up.
+  engine::CallInterrupter::Registration stop_on_signal;
+  if (s.interrupter) stop_on_signal = s.interrupter->on_interrupt([c] { c->abort("interrupted by the runner"); });
   Json id = s.fresh_id();
   r.request_id = id;
   std::string text = jsonrpc::dump(

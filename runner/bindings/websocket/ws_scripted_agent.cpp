@@ -119,6 +119,12 @@ class WsScriptedAgent : public engine::ScriptedAgent {
       std::lock_guard lk(mu_);
       last_ = nullptr;
     }
+    // `close`: a close frame with this code (1013 "Try Again Later": a load
+    // test's shedding agent, tests/hostile/load_double.cpp); no answer.
+    if (v.contains("close") && v["close"].is_number_integer()) {
+      note("[the scripted agent closes the connection with code " + v["close"].dump() + "]");
+      return sent(write_raw(ws::encode_frame(ws::Opcode::kClose, ws::close_payload(v["close"].get<int>(), "try again later")), d));
+    }
     if (v.contains("stream")) return stream(v, id, pause, d);
     if (v.contains("error")) return sent(write(envelope(id, "error", v["error"]), d));
     return sent(write(envelope(id, "result", v.value("result", Json())), d));

@@ -7,7 +7,8 @@
 // error -> one response frame with the request's id (or x-reply's `id`);
 // stream -> a result frame per event, then the completion frame
 // {"status":"stream_complete"} (an error item is the stream's last frame);
-// frame -> one text frame written as given, the request still unanswered.
+// frame -> one text frame written as given, the request still unanswered;
+// close -> a close frame with that code (the request unanswered).
 #pragma once
 
 #include <memory>
