@@ -131,14 +131,6 @@ class Call : public h2::Reactor {
   }
 
   void on_write_done(bool ok) override {
-    if (chained_) {  // the writes of a stream read at once: the next one from here
-      if (!ok) {
-        std::lock_guard<std::mutex> lk(mu_);
-        cancelled_ = true;
-      }
-      guarded([this] { write_ready(); });
-      return;
-    }
     std::lock_guard<std::mutex> lk(mu_);
     write_pending_ = false;
     write_ok_ = ok;
@@ -332,25 +324,14 @@ class Call : public h2::Reactor {
     if (end) {
       owned_->cancel();
       owned_.reset();  // nothing of the core outlives the call's end
-      ready_end_ = *end;
-      chained_ = true;
-      return write_ready();
+      // All of it at once: the transport sends as the peer's window allows.
+      return call_.write_all_and_finish(std::move(ready_), *end);
     }
     if (!svc_.pool.submit([this, &t] { guarded([&] { follow_stream(*t.output); }); })) {
       owned_->cancel();
       owned_.reset();
       finish({grpcwire::kResourceExhausted, "Server overloaded: too many calls in flight", ""});
     }
-  }
-
-  // The next of the events read at once, the last with the status; or the end.
-  void write_ready() {
-    if (cancelled()) return finish_cancelled();
-    if (next_ready_ == ready_.size()) return finish(ready_end_);
-    std::string& b = ready_[next_ready_++];
-    if (next_ready_ == ready_.size() && ready_end_.code == grpcwire::kOk)
-      return call_.write_and_finish(std::move(b), WireStatus{grpcwire::kOk, "", ""});
-    call_.write(std::move(b));
   }
 
   // On a worker: the events read at once, then the rest of the stream.
@@ -437,9 +418,6 @@ class Call : public h2::Reactor {
   std::unique_ptr<EventStream> owned_;
   core::Deadline until_ = core::Deadline::never();
   std::vector<std::string> ready_;
-  size_t next_ready_ = 0;
-  WireStatus ready_end_{grpcwire::kOk, "", ""};
-  bool chained_ = false;  // ready_ is written from on_write_done (the stream has ended)
   std::mutex mu_;
   std::condition_variable cv_;
   bool cancelled_ = false;

@@ -110,6 +110,7 @@ struct Conn {
   size_t buffered_request = 0;
   uint32_t mask = 0;  // the epoll events asked for
   bool dirty = false;
+  bool to_send = false;  // frames collected this pass, written at its end
   bool closed = false;
   bool close_after_flush = false;
 };
@@ -234,7 +235,8 @@ class Loop {
   void op_initial(CallState& s, std::string k, std::string v) {
     if (!s.headers_sent) s.initial.emplace_back(std::move(k), std::move(v));
   }
-  void op_send(const std::shared_ptr<CallState>& s, std::string* framed, const WireStatus* status);
+  // `n` framed messages (none: framed may be null), then the status when given.
+  void op_send(const std::shared_ptr<CallState>& s, std::string* framed, size_t n, const WireStatus* status);
   void op_cancel(const std::shared_ptr<CallState>& s);
 
   // Server-wide steps (posted).
@@ -279,6 +281,7 @@ class Loop {
   void run();
   void accept_some();
   void on_readable(Conn& c);
+  void collect(Conn& c, bool queue = true);
   void flush(Conn& c);
   void update_mask(Conn& c);
   void close_conn(Conn& c);
@@ -309,6 +312,7 @@ class Loop {
   std::unordered_map<int, std::unique_ptr<Conn>> conns_;
   std::vector<std::unique_ptr<Conn>> graveyard_;
   std::vector<Conn*> dirty_;
+  std::vector<Conn*> to_send_;
   std::vector<Notice> notices_;
   TimerMap timers_;
   std::vector<char> rbuf_ = std::vector<char>(kReadChunk);
@@ -541,25 +545,28 @@ void Loop::respond_status(const std::shared_ptr<CallState>& s, const WireStatus&
   }
 }
 
-void Loop::op_send(const std::shared_ptr<CallState>& s, std::string* framed, const WireStatus* status) {
+void Loop::op_send(const std::shared_ptr<CallState>& s, std::string* framed, size_t count,
+                   const WireStatus* status) {
   Conn* c = s->conn;
   bool live = c && !s->responded;
-  if (framed) {
+  if (count > 0) {
     if (!live) {
       if (!status && s->reactor && !s->finished) notice(s, NoticeKind::kWrite, false);
     } else {
-      std::string& m = *framed;
-      size_t n = m.size() - kFrameRoom;
-      m[0] = 0;
-      m[1] = static_cast<char>((n >> 24) & 0xff);
-      m[2] = static_cast<char>((n >> 16) & 0xff);
-      m[3] = static_cast<char>((n >> 8) & 0xff);
-      m[4] = static_cast<char>(n & 0xff);
-      if (s->out_off == s->out.size()) {
-        s->out = std::move(m);
-        s->out_off = 0;
-      } else {
-        s->out.append(m);
+      for (size_t i = 0; i < count; ++i) {
+        std::string& m = framed[i];
+        size_t n = m.size() - kFrameRoom;
+        m[0] = 0;
+        m[1] = static_cast<char>((n >> 24) & 0xff);
+        m[2] = static_cast<char>((n >> 16) & 0xff);
+        m[3] = static_cast<char>((n >> 8) & 0xff);
+        m[4] = static_cast<char>(n & 0xff);
+        if (s->out_off == s->out.size()) {
+          s->out = std::move(m);
+          s->out_off = 0;
+        } else {
+          s->out.append(m);
+        }
       }
       if (!status) {
         s->write_pending = true;
@@ -569,7 +576,7 @@ void Loop::op_send(const std::shared_ptr<CallState>& s, std::string* framed, con
   }
   if (status) {
     if (live) {
-      if (!s->headers_sent && !framed) {
+      if (!s->headers_sent && count == 0) {
         // Trailers-only: one HEADERS frame with the status, END_STREAM.
         s->headers_sent = true;
         std::vector<std::string> keep;
@@ -586,7 +593,7 @@ void Loop::op_send(const std::shared_ptr<CallState>& s, std::string* framed, con
     if (!s->finished) notice(s, NoticeKind::kDone);
     s->finished = true;
   }
-  if (live && (framed || s->trailer)) {
+  if (live && (count > 0 || s->trailer)) {
     if (!s->headers_sent) {
       s->headers_sent = true;
       std::vector<nghttp2_nv> nv{make_nv(kStatus, k200), make_nv(kContentType, kGrpcCt)};
@@ -681,9 +688,16 @@ void Loop::run() {
       dirty.swap(dirty_);
       for (Conn* c : dirty) {
         c->dirty = false;
-        if (!c->closed) flush(*c);
+        if (!c->closed) collect(*c);
       }
       if (notices_.empty() && dirty_.empty()) break;
+    }
+    // Everything collected in the passes above: one send() per connection.
+    std::vector<Conn*> sending;
+    sending.swap(to_send_);
+    for (Conn* c : sending) {
+      c->to_send = false;
+      if (!c->closed) flush(*c);
     }
     graveyard_.clear();
     if (quit_) break;
@@ -800,7 +814,8 @@ void Loop::on_readable(Conn& c) {
   mark_dirty(c);
 }
 
-void Loop::flush(Conn& c) {
+// nghttp2's frames into the connection's buffer (write completions become notices).
+void Loop::collect(Conn& c, bool queue) {
   while (c.outbuf.size() - c.out_off < sh_.options.max_output) {
     const uint8_t* data = nullptr;
     ssize_t n = nghttp2_session_mem_send(c.session, &data);
@@ -808,6 +823,15 @@ void Loop::flush(Conn& c) {
     if (n == 0) break;
     c.outbuf.append(reinterpret_cast<const char*>(data), static_cast<size_t>(n));
   }
+  if (queue && !c.to_send) {
+    c.to_send = true;
+    to_send_.push_back(&c);
+  }
+}
+
+void Loop::flush(Conn& c) {
+  collect(c, false);
+  if (c.closed) return;
   while (c.out_off < c.outbuf.size()) {
     ssize_t n = ::send(c.fd, c.outbuf.data() + c.out_off, c.outbuf.size() - c.out_off, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
@@ -846,6 +870,9 @@ void Loop::update_mask(Conn& c) {
 void Loop::close_conn(Conn& c) {
   if (c.closed) return;
   drop(c);
+  // No list of this loop may keep it once it is freed (graveyard_).
+  dirty_.erase(std::remove(dirty_.begin(), dirty_.end(), &c), dirty_.end());
+  to_send_.erase(std::remove(to_send_.begin(), to_send_.end(), &c), to_send_.end());
   auto it = conns_.find(c.fd);
   if (it != conns_.end()) {
     graveyard_.push_back(std::move(it->second));
@@ -896,20 +923,28 @@ void CallHandle::add_initial_metadata(std::string key, std::string value) {
 
 void CallHandle::write(std::string framed) {
   auto s = s_;
-  if (s->loop->in_thread()) return s->loop->op_send(s, &framed, nullptr);
-  s->loop->post([s, m = std::move(framed)]() mutable { s->loop->op_send(s, &m, nullptr); });
+  if (s->loop->in_thread()) return s->loop->op_send(s, &framed, 1, nullptr);
+  s->loop->post([s, m = std::move(framed)]() mutable { s->loop->op_send(s, &m, 1, nullptr); });
 }
 
 void CallHandle::write_and_finish(std::string framed, WireStatus status) {
   auto s = s_;
-  if (s->loop->in_thread()) return s->loop->op_send(s, &framed, &status);
-  s->loop->post([s, m = std::move(framed), st = std::move(status)]() mutable { s->loop->op_send(s, &m, &st); });
+  if (s->loop->in_thread()) return s->loop->op_send(s, &framed, 1, &status);
+  s->loop->post([s, m = std::move(framed), st = std::move(status)]() mutable { s->loop->op_send(s, &m, 1, &st); });
+}
+
+void CallHandle::write_all_and_finish(std::vector<std::string> framed, WireStatus status) {
+  auto s = s_;
+  if (s->loop->in_thread()) return s->loop->op_send(s, framed.data(), framed.size(), &status);
+  s->loop->post([s, m = std::move(framed), st = std::move(status)]() mutable {
+    s->loop->op_send(s, m.data(), m.size(), &st);
+  });
 }
 
 void CallHandle::finish(WireStatus status) {
   auto s = s_;
-  if (s->loop->in_thread()) return s->loop->op_send(s, nullptr, &status);
-  s->loop->post([s, st = std::move(status)]() mutable { s->loop->op_send(s, nullptr, &st); });
+  if (s->loop->in_thread()) return s->loop->op_send(s, nullptr, 0, &status);
+  s->loop->post([s, st = std::move(status)]() mutable { s->loop->op_send(s, nullptr, 0, &st); });
 }
 
 void CallHandle::try_cancel() {

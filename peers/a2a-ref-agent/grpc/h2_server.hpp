@@ -47,6 +47,9 @@ class CallHandle {
   void write(std::string framed);
   // The last message and the status together (no on_write_done).
   void write_and_finish(std::string framed, grpcwire::WireStatus status);
+  // Several messages at once (a stream whose events were all ready), then
+  // the status (no on_write_done).
+  void write_all_and_finish(std::vector<std::string> framed, grpcwire::WireStatus status);
   // Ends the call (exactly once); on_done follows.
   void finish(grpcwire::WireStatus status);
   // Resets the stream (RST_STREAM CANCEL): on_cancel, a pending write fails.

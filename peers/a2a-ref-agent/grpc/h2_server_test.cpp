@@ -97,9 +97,9 @@ std::string request_bytes(model::Operation op, const Json& request) {
   return b ? *b : "";
 }
 
-class RawConn {
+class H2Peer {
  public:
-  explicit RawConn(uint16_t port) {
+  explicit H2Peer(uint16_t port) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -108,7 +108,7 @@ class RawConn {
     EXPECT_EQ(::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
     nghttp2_hd_inflate_new(&inflater_);
   }
-  ~RawConn() {
+  ~H2Peer() {
     if (fd_ >= 0) ::close(fd_);
     nghttp2_hd_inflate_del(inflater_);
   }
@@ -234,7 +234,7 @@ using model::Operation;
 
 TEST(H2Server, AGarbagePrefaceGetsGoawayAndTheConnectionCloses) {
   GrpcFixture f;
-  RawConn c(f.server->port());
+  H2Peer c(f.server->port());
   c.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
   auto g = c.until(kGoaway, 0);
   ASSERT_TRUE(g) << "no GOAWAY";
@@ -247,7 +247,7 @@ TEST(H2Server, AGarbagePrefaceGetsGoawayAndTheConnectionCloses) {
 
 TEST(H2Server, AHugeLengthPrefixIsResourceExhausted) {
   GrpcFixture f;
-  RawConn c(f.server->port());
+  H2Peer c(f.server->port());
   c.send(preface() + request_headers(1, "GetTask", false) +
          frame(kData, 0, 1, grpc_message("abc", 0x7fffffffu)));
   std::multimap<std::string, std::string> h;
@@ -260,7 +260,7 @@ TEST(H2Server, AHugeLengthPrefixIsResourceExhausted) {
 
 TEST(H2Server, ACompressedMessageWithoutEncodingIsUnimplemented) {
   GrpcFixture f;
-  RawConn c(f.server->port());
+  H2Peer c(f.server->port());
   std::string m = grpc_message("abc", 3);
   m[0] = 1;
   c.send(preface() + request_headers(1, "GetTask", false, {{"grpc-encoding", "gzip"}}) +
@@ -273,7 +273,7 @@ TEST(H2Server, ACompressedMessageWithoutEncodingIsUnimplemented) {
 
 TEST(H2Server, ANonGrpcContentTypeIsHttp415) {
   GrpcFixture f;
-  RawConn c(f.server->port());
+  H2Peer c(f.server->port());
   c.send(preface() + request_headers(1, "GetTask", true, {}, "application/json"));
   std::multimap<std::string, std::string> h;
   ASSERT_TRUE(c.until(kHeaders, 1, &h));
@@ -283,7 +283,7 @@ TEST(H2Server, ANonGrpcContentTypeIsHttp415) {
 
 TEST(H2Server, StreamsBeyondTheLimitAreRefused) {
   GrpcFixture f;
-  RawConn c(f.server->port());
+  H2Peer c(f.server->port());
   // 1100 requests whose message never comes: each holds a stream open.
   std::string burst = preface();
   for (int i = 0; i < 1100; ++i) burst += request_headers(1 + 2 * i, "GetTask", false);
@@ -297,7 +297,7 @@ TEST(H2Server, StreamsBeyondTheLimitAreRefused) {
 
 TEST(H2Server, AnExpiredGrpcTimeoutIsDeadlineExceeded) {
   GrpcFixture f;  // tck-cancel blocks the send until --max-block-ms (3 s in fast_config)
-  RawConn c(f.server->port());
+  H2Peer c(f.server->port());
   std::string req = request_bytes(Operation::kSendMessage, send_params("tck-cancel block"));
   c.send(preface() + request_headers(1, "SendMessage", false, {{"grpc-timeout", "200m"}}) +
          frame(kData, kEndStream, 1, grpc_message(req, static_cast<uint32_t>(req.size()))));
@@ -310,7 +310,7 @@ TEST(H2Server, AnExpiredGrpcTimeoutIsDeadlineExceeded) {
 
 TEST(H2Server, AClientResetMidStreamEndsItAndTheAgentGoesOn) {
   GrpcFixture f;
-  RawConn c(f.server->port());
+  H2Peer c(f.server->port());
   std::string req = request_bytes(Operation::kSendStreamingMessage, send_params("tck-cancel open"));
   c.send(preface() + request_headers(1, "SendStreamingMessage", false) +
          frame(kData, kEndStream, 1, grpc_message(req, static_cast<uint32_t>(req.size()))));
@@ -334,7 +334,7 @@ TEST(H2Server, AClientThatNeverReadsIsCutOffAtTheStreamLimit) {
   auto server = GrpcAgent::start(o);
   ASSERT_TRUE(server.ok());
   (*server)->attach(core);
-  RawConn c((*server)->port());
+  H2Peer c((*server)->port());
   // A flow-control window of 0: no DATA can ever be sent to this client.
   std::string req = request_bytes(Operation::kSendStreamingMessage, send_params("tck-cancel open"));
   c.send(preface(setting(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 0)) +
