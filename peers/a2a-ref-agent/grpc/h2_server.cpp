@@ -121,6 +121,10 @@ constexpr int kMaxEvents = 64;
 constexpr size_t kReadChunk = 64 << 10;
 constexpr int kMaxPasses = 64;  // notices/flush rounds per loop iteration; the rest waits for the next
 constexpr int32_t kWindow = 1 << 20;
+constexpr auto kAcceptPause = std::chrono::milliseconds(100);  // after accept() fails (out of descriptors)
+
+// The loop whose thread this is (null on other threads).
+thread_local const Loop* tl_loop = nullptr;
 
 void set_nodelay(int fd) {
   int one = 1;
@@ -178,7 +182,7 @@ class Loop {
     if (thread_.joinable()) thread_.join();
   }
 
-  bool in_thread() const { return std::this_thread::get_id() == tid_; }
+  bool in_thread() const { return tl_loop == this; }
 
   // Runs `fn` on this loop's thread: now when called there, else posted.
   template <class Fn>
@@ -304,7 +308,8 @@ class Loop {
   int ep_ = -1;
   int ev_ = -1;
   std::thread thread_;
-  std::thread::id tid_;
+  Clock::time_point accept_paused_until_{};
+  bool accept_paused_ = false;
   std::mutex post_mu_;
   std::vector<std::function<void()>> posted_;
   bool woken_ = false;
@@ -537,8 +542,10 @@ void Loop::respond_status(const std::shared_ptr<CallState>& s, const WireStatus&
     nghttp2_submit_response(s->conn->session, s->id, nv.data(), nv.size(), nullptr);
     mark_dirty(*s->conn);
   }
-  s->body.clear();
-  s->body.shrink_to_fit();
+  if (!s->message_ready) {  // else a worker may be reading it
+    s->body.clear();
+    s->body.shrink_to_fit();
+  }
   if (s->reactor && !s->finished && !s->read_sent) {
     s->read_sent = true;
     notice(s, NoticeKind::kRead, false);
@@ -652,7 +659,7 @@ ssize_t Loop::read_data(CallState& s, uint8_t* buf, size_t length, uint32_t* fla
 }
 
 void Loop::run() {
-  tid_ = std::this_thread::get_id();
+  tl_loop = this;
   epoll_event evs[kMaxEvents];
   for (;;) {
     int timeout = (notices_.empty() && dirty_.empty()) ? next_timeout() : 0;
@@ -681,6 +688,13 @@ void Loop::run() {
     }
     for (auto& fn : posted) fn();
     expire_timers();
+    if (accept_paused_ && listen_fd_ >= 0 && Clock::now() >= accept_paused_until_) {
+      accept_paused_ = false;
+      epoll_event e{};
+      e.events = EPOLLIN;
+      e.data.ptr = &listen_fd_;
+      ::epoll_ctl(ep_, EPOLL_CTL_MOD, listen_fd_, &e);
+    }
     for (int pass = 0; pass < kMaxPasses; ++pass) {
       bool any = run_notices();
       if (dirty_.empty() && !any) break;
@@ -746,6 +760,7 @@ bool Loop::run_notices() {
 
 int Loop::next_timeout() {
   constexpr int kIdleWait = 1000;
+  if (accept_paused_) return static_cast<int>(kAcceptPause.count());
   if (timers_.empty()) return kIdleWait;
   auto ms = std::chrono::ceil<std::chrono::milliseconds>(timers_.begin()->first - Clock::now()).count();
   return static_cast<int>(std::clamp<int64_t>(ms, 0, kIdleWait));
@@ -777,7 +792,17 @@ void Loop::expire_timers() {
 void Loop::accept_some() {
   for (int i = 0; i < kMaxEvents && listen_fd_ >= 0; ++i) {
     int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) return;  // EAGAIN, or out of descriptors: the next readiness tries again
+    if (fd < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED) return;
+      // Out of descriptors (or memory): the listening socket would stay
+      // readable and spin this thread; it is left out of the epoll set for a while.
+      accept_paused_ = true;
+      accept_paused_until_ = Clock::now() + kAcceptPause;
+      epoll_event e{};
+      e.data.ptr = &listen_fd_;
+      ::epoll_ctl(ep_, EPOLL_CTL_MOD, listen_fd_, &e);
+      return;
+    }
     if (sh_.connections.fetch_add(1) >= sh_.options.max_connections) {
       sh_.connections.fetch_sub(1);
       ::close(fd);
@@ -858,7 +883,9 @@ void Loop::update_mask(Conn& c) {
   size_t waiting = c.outbuf.size() - c.out_off;
   uint32_t want = 0;
   if (waiting < sh_.options.max_output) want |= EPOLLIN;
-  if (waiting > 0 || nghttp2_session_want_write(c.session)) want |= EPOLLOUT;
+  // Only bytes nghttp2 gave us wait for the socket (DATA that waits for
+  // the peer's window is nghttp2's), so EPOLLOUT never spins.
+  if (waiting > 0) want |= EPOLLOUT;
   if (want == c.mask) return;
   c.mask = want;
   epoll_event e{};
