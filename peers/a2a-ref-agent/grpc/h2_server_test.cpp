@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "peers/a2a-ref-agent/grpc/grpc_test_support.hpp"
@@ -345,6 +346,21 @@ TEST(H2Server, AClientThatNeverReadsIsCutOffAtTheStreamLimit) {
   EXPECT_EQ(error_code_of(*rst), 8u);  // CANCEL
   expect_serving((*server)->port());
   (*server)->stop();
+}
+
+TEST(H2Server, StopSendsGoawayAndClosesTheConnection) {
+  GrpcFixture f;
+  H2Peer c(f.server->port());
+  c.send(preface());
+  ASSERT_TRUE(c.until(kSettings, 0));
+  std::thread stopper([&] { f.server->stop(); });
+  auto g = c.until(kGoaway, 0);
+  EXPECT_TRUE(g) << "no GOAWAY at stop";
+  if (g) EXPECT_EQ(error_code_of(Frame{0, 0, 0, g->payload.substr(4)}), 0u);  // NO_ERROR
+  while (c.next()) {
+  }
+  EXPECT_TRUE(c.closed());
+  stopper.join();
 }
 
 TEST(H2Server, GrpcTimeoutAndPercentEncoding) {
