@@ -3,7 +3,8 @@
 # (clang, its sanitizer/libFuzzer runtimes and llvm-symbolizer: the sanitizer
 # and fuzzing passes, docs/sanitizers.md and docs/fuzzing.md; chromium and
 # cmark-gfm: the render and GitHub-Markdown checks of the reports, docs/reports.md;
-# libjemalloc2: a2a-ref-agent's allocator when present, docs/performance.md "HTTP").
+# libjemalloc2: a2a-ref-agent's allocator when present, docs/performance.md "HTTP";
+# libnghttp2-dev: a2a-ref-agent's own gRPC server, docs/grpc.md).
 # Safe to run again; needs root (or sudo). Only Debian's archive is used.
 set -euo pipefail
 SUDO=""
@@ -16,6 +17,7 @@ PKGS=(
   libssl-dev
   libjemalloc2
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libnghttp2-dev
   clang libclang-rt-14-dev llvm-14
   chromium cmark-gfm
   curl

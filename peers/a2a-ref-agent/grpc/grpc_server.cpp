@@ -12,14 +12,11 @@
 #include <google/protobuf/arena.h>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
-#include <grpcpp/generic/async_generic_service.h>
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/codegen/proto_utils.h>
 
 #include "peers/a2a-ref-agent/grpc/grpc_faults.hpp"
+#include "peers/a2a-ref-agent/grpc/h2_server.hpp"
 #include "peers/a2a-ref-agent/grpc/proto_tree.hpp"
 #include "peers/a2a-ref-agent/worker_pool.hpp"
-#include "runner/grpc/byte_buffer.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/jsonrpc/errors.hpp"
 
@@ -31,6 +28,7 @@ using grpcwire::WireStatus;
 
 constexpr core::Millis kPollSlice{250};  // how often a waiting worker looks at cancellation
 constexpr auto kStopGrace = std::chrono::milliseconds(1000);
+constexpr int kIoThreads = 2;  // docs/grpc.md, "Our own HTTP/2 server"
 constexpr int kNoCredentials = -31401;  // grpcwire::status_code_for: UNAUTHENTICATED
 
 std::string url_host(const std::string& bind) {
@@ -38,10 +36,6 @@ std::string url_host(const std::string& bind) {
   if (bind == "::") return "[::1]";
   if (bind.find(':') != std::string::npos) return "[" + bind + "]";
   return bind;
-}
-
-std::string listen_host(const std::string& bind) {
-  return bind.find(':') != std::string::npos ? "[" + bind + "]" : bind;
 }
 
 // "1.0" or "1.0.N": the patch is ignored (spec §3.6).
@@ -53,14 +47,14 @@ bool is_served_version(std::string_view v) {
 
 }  // namespace
 
-class GrpcService : public grpc::CallbackGenericService {
+class GrpcService {
  public:
   explicit GrpcService(GrpcAgentOptions o)
       : options(std::move(o)),
         policy(grpc_policy(options.faults)),
         pool(options.workers, options.max_workers, options.max_queue) {}
 
-  grpc::ServerGenericBidiReactor* CreateReactor(grpc::GenericCallbackServerContext* ctx) override;
+  h2::Reactor* create_reactor(h2::CallHandle call);
 
   void log(const std::string& what) const {
     if (options.log_fd < 0) return;
@@ -73,7 +67,7 @@ class GrpcService : public grpc::CallbackGenericService {
   WorkerPool pool;
   std::atomic<AgentCore*> core{nullptr};
   std::atomic<bool> stopping{false};
-  std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<h2::Server> server;
 };
 
 namespace {
@@ -107,29 +101,28 @@ constexpr size_t kArenaBlock = 4096;
 // "Streams"); a longer stream goes on on a worker.
 constexpr size_t kReadyBytes = 32u << 10;
 
-// One call. The constructor and the On* callbacks run on gRPC's threads and
-// never wait. A call that cannot wait (every unary call but a blocking
-// SendMessage, and a stream whose events are all ready) is served on the
-// callback thread that read its request; the rest goes to a worker of the
+// One call. The constructor and the on_* callbacks run on the connection's
+// I/O thread (h2_server.hpp) and never wait. A call that cannot wait (every
+// unary call but a blocking SendMessage, and a stream whose events are all
+// ready) is served on the
+// I/O thread that read its request; the rest goes to a worker of the
 // pool, which may wait (a blocking send, a stream waiting for events),
-// always in bounded slices that look at cancellation. Finish is called
-// exactly once, as the last thing touching the call (OnDone then deletes
+// always in bounded slices that look at cancellation. finish is called
+// exactly once, as the last thing touching the call (on_done then deletes
 // it). docs/grpc.md, "One core, one path".
-class Call : public grpc::ServerGenericBidiReactor {
+class Call : public h2::Reactor {
  public:
-  Call(GrpcService& svc, grpc::GenericCallbackServerContext* ctx) : svc_(svc), ctx_(ctx) {
-    op_ = grpcwire::operation_of(ctx->method());
+  Call(GrpcService& svc, h2::CallHandle call) : svc_(svc), call_(std::move(call)) {
+    op_ = grpcwire::operation_of(call_.path());
     if (!op_) {
       finish({svc_.policy.unknown_method,
-              "Method not found: '" + ctx->method() + "' is not a method of " +
+              "Method not found: '" + std::string(call_.path()) + "' is not a method of " +
                   std::string(grpcwire::kServiceName),
               ""});
-      return;
     }
-    StartRead(&request_);
   }
 
-  void OnReadDone(bool ok) override {
+  void on_read_done(bool ok) override {
     if (!ok) {
       finish({grpcwire::kInvalidArgument, "no request message was received", ""});
       return;
@@ -137,29 +130,21 @@ class Call : public grpc::ServerGenericBidiReactor {
     guarded([this] { start(); });
   }
 
-  void OnWriteDone(bool ok) override {
-    if (chained_) {  // the writes of a stream read at once: the next one from here
-      if (!ok) {
-        std::lock_guard<std::mutex> lk(mu_);
-        cancelled_ = true;
-      }
-      guarded([this] { write_ready(); });
-      return;
-    }
+  void on_write_done(bool ok) override {
     std::lock_guard<std::mutex> lk(mu_);
     write_pending_ = false;
     write_ok_ = ok;
     cv_.notify_all();
   }
 
-  void OnCancel() override {
+  void on_cancel() override {
     std::lock_guard<std::mutex> lk(mu_);
     cancelled_ = true;
     if (stream_) stream_->cancel();
     cv_.notify_all();
   }
 
-  void OnDone() override { delete this; }
+  void on_done() override { delete this; }
 
  private:
   const Faults& faults() const { return svc_.options.faults; }
@@ -169,9 +154,7 @@ class Call : public grpc::ServerGenericBidiReactor {
     return cancelled_;
   }
 
-  void finish(const WireStatus& w) {
-    Finish(grpc::Status(static_cast<grpc::StatusCode>(w.code), w.message, w.details));
-  }
+  void finish(WireStatus w) { call_.finish(std::move(w)); }
   void finish_error(const CallError& e) { finish(grpc_error_status(faults(), e.to_json())); }
   void finish_cancelled() { finish(cancelled_status()); }
   static WireStatus cancelled_status() {
@@ -214,31 +197,28 @@ class Call : public grpc::ServerGenericBidiReactor {
     return false;
   }
 
-  std::string metadata(const std::string& key) const {
-    const auto& md = ctx_->client_metadata();
-    auto it = md.find(key);
-    return it == md.end() ? std::string() : std::string(it->second.data(), it->second.size());
-  }
+  std::string metadata(const std::string& key) const { return std::string(call_.header(key)); }
 
   // The request as the core's JSON: by reflection (proto_tree.hpp), else
   // through ProtoJSON text, which also words the error for bytes that are
   // not the method's request.
   core::Expected<Json> decode(const MethodTypes& t) {
-    std::string bytes = grpcwire::from_buffer(request_);
+    std::string_view bytes = call_.request();
     std::array<char, kArenaBlock> block;
     pb::ArenaOptions ao;
     ao.initial_block = block.data();
     ao.initial_block_size = block.size();
     pb::Arena arena(ao);
     pb::Message* msg = t.input->New(&arena);
-    if (msg->ParseFromString(bytes)) {
+    if (msg->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
       if (auto tree = proto_to_tree(*msg)) return std::move(*tree);
     }
-    return grpcwire::binary_to_json(*t.method->input_type(), bytes);
+    return grpcwire::binary_to_json(*t.method->input_type(), std::string(bytes));
   }
 
-  // `value` as a message like `type` into `out`; else the INTERNAL status to end with.
-  std::optional<WireStatus> encode(const pb::Message& type, const Json& value, grpc::ByteBuffer& out) {
+  // `value` as a message like `type` into `out` (after h2::kFrameRoom bytes
+  // for the message prefix); else the INTERNAL status to end with.
+  std::optional<WireStatus> encode(const pb::Message& type, const Json& value, std::string& out) {
     {
       std::array<char, kArenaBlock> block;
       pb::ArenaOptions ao;
@@ -246,14 +226,19 @@ class Call : public grpc::ServerGenericBidiReactor {
       ao.initial_block_size = block.size();
       pb::Arena arena(ao);
       pb::Message* msg = type.New(&arena);
-      bool own = false;
-      if (tree_to_proto(value, *msg) && grpc::SerializationTraits<pb::Message>::Serialize(*msg, &out, &own).ok())
-        return std::nullopt;
+      if (tree_to_proto(value, *msg)) {
+        size_t n = msg->ByteSizeLong();
+        out.resize(h2::kFrameRoom + n);
+        if (msg->SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(out.data() + h2::kFrameRoom)) ==
+            reinterpret_cast<uint8_t*>(out.data() + out.size()))
+          return std::nullopt;
+      }
     }
     // Members the proto does not know (the legal variation's) have no binary form.
     auto bytes = grpcwire::json_to_binary(*type.GetDescriptor(), value, true);
     if (bytes) {
-      out = grpcwire::to_buffer(*bytes);
+      out.assign(h2::kFrameRoom, '\0');
+      out.append(*bytes);
       return std::nullopt;
     }
     svc_.log("cannot encode a result: " + bytes.error().message);
@@ -261,11 +246,11 @@ class Call : public grpc::ServerGenericBidiReactor {
                                                bytes.error().message, ""};
   }
 
-  // On the callback thread that read the request.
+  // On the I/O thread that read the request.
   void start() {
     AgentCore* core = svc_.core.load();
     if (!core || svc_.stopping) return finish({grpcwire::kUnavailable, "the agent is not serving", ""});
-    if (!svc_.policy.version_label.empty()) ctx_->AddInitialMetadata("a2a-version", svc_.policy.version_label);
+    if (!svc_.policy.version_label.empty()) call_.add_initial_metadata("a2a-version", svc_.policy.version_label);
     if (auto e = check_version()) return finish_error(*e);
     const MethodTypes& t = method_types(*op_);
     auto params = decode(t);
@@ -289,13 +274,14 @@ class Call : public grpc::ServerGenericBidiReactor {
     if (!r.ok()) return finish_error(r.error());
     // DeleteTaskPushNotificationConfig: the core's null is google.protobuf.Empty.
     if (r.value().is_null()) r.value() = Json::object();
-    if (auto st = encode(*t.output, r.value(), response_)) return finish(*st);
-    StartWriteAndFinish(&response_, grpc::WriteOptions(), grpc::Status::OK);
+    std::string out;
+    if (auto st = encode(*t.output, r.value(), out)) return finish(*st);
+    call_.write_and_finish(std::move(out), WireStatus{grpcwire::kOk, "", ""});
   }
 
   // The next item of `stream` (its event encoded into `out`); `bad` is set
   // when the event has no binary form.
-  StreamItem next_encoded(EventStream& stream, const pb::Message& type, core::Deadline deadline, grpc::ByteBuffer& out,
+  StreamItem next_encoded(EventStream& stream, const pb::Message& type, core::Deadline deadline, std::string& out,
                           std::optional<WireStatus>& bad) {
     return stream.next_view(deadline, [&](const Json& event) { bad = encode(type, event, out); });
   }
@@ -308,7 +294,7 @@ class Call : public grpc::ServerGenericBidiReactor {
     return {grpcwire::kOk, "", ""};
   }
 
-  // On the callback thread: the events ready now are read; when the stream
+  // On the I/O thread: the events ready now are read; when the stream
   // ends among them they are written from the callbacks, else a worker
   // writes them and follows the rest of the stream.
   void start_stream(AgentCore& core, const MethodTypes& t, const Json& params) {
@@ -322,7 +308,7 @@ class Call : public grpc::ServerGenericBidiReactor {
     size_t bytes = 0;
     std::optional<WireStatus> end;
     while (!end && bytes < kReadyBytes) {
-      grpc::ByteBuffer buf;
+      std::string buf;
       std::optional<WireStatus> bad;
       StreamItem item = next_encoded(*owned_, *t.output, core::Deadline::after(core::Millis(0)), buf, bad);
       if (item.kind == StreamItem::Kind::kTimeout) break;
@@ -331,32 +317,21 @@ class Call : public grpc::ServerGenericBidiReactor {
       } else if (bad) {
         end = *bad;
       } else {
-        bytes += buf.Length();
+        bytes += buf.size();
         ready_.push_back(std::move(buf));
       }
     }
     if (end) {
       owned_->cancel();
       owned_.reset();  // nothing of the core outlives the call's end
-      ready_end_ = *end;
-      chained_ = true;
-      return write_ready();
+      // All of it at once: the transport sends as the peer's window allows.
+      return call_.write_all_and_finish(std::move(ready_), *end);
     }
     if (!svc_.pool.submit([this, &t] { guarded([&] { follow_stream(*t.output); }); })) {
       owned_->cancel();
       owned_.reset();
       finish({grpcwire::kResourceExhausted, "Server overloaded: too many calls in flight", ""});
     }
-  }
-
-  // The next of the events read at once, the last with the status; or the end.
-  void write_ready() {
-    if (cancelled()) return finish_cancelled();
-    if (next_ready_ == ready_.size()) return finish(ready_end_);
-    grpc::ByteBuffer* b = &ready_[next_ready_++];
-    if (next_ready_ == ready_.size() && ready_end_.code == grpcwire::kOk)
-      return StartWriteAndFinish(b, grpc::WriteOptions(), grpc::Status::OK);
-    StartWrite(b);
   }
 
   // On a worker: the events read at once, then the rest of the stream.
@@ -382,7 +357,7 @@ class Call : public grpc::ServerGenericBidiReactor {
       stream_ = nullptr;
     }
     owned_->cancel();
-    owned_.reset();  // before Finish: nothing of the core outlives the call's end
+    owned_.reset();  // before finish: nothing of the core outlives the call's end
     finish(end);
   }
 
@@ -393,7 +368,7 @@ class Call : public grpc::ServerGenericBidiReactor {
       if (until_.expired())
         return {grpcwire::kUnavailable, "the stream was open for the agent's longest stream time; subscribe again",
                 ""};
-      grpc::ByteBuffer buf;
+      std::string buf;
       std::optional<WireStatus> bad;
       StreamItem item = next_encoded(stream, type, core::Deadline::after(kPollSlice).min(until_), buf, bad);
       switch (item.kind) {
@@ -416,20 +391,19 @@ class Call : public grpc::ServerGenericBidiReactor {
   // One message from a worker; waits for its completion (one write in
   // flight at a time). False when the call was cancelled. A client that
   // stops reading is cut off at the stream's time limit.
-  bool write(grpc::ByteBuffer bytes) {
-    response_ = std::move(bytes);
+  bool write(std::string bytes) {
     {
       std::lock_guard<std::mutex> lk(mu_);
       write_pending_ = true;
     }
-    StartWrite(&response_);
+    call_.write(std::move(bytes));
     std::unique_lock<std::mutex> lk(mu_);
     bool cut = false;
     while (write_pending_) {
       cv_.wait_for(lk, kPollSlice);
       if (write_pending_ && !cut && until_.expired()) {
         cut = true;
-        ctx_->TryCancel();  // the pending write completes with ok = false
+        call_.try_cancel();  // the pending write completes with ok = false
       }
     }
     if (!write_ok_) cancelled_ = true;
@@ -437,31 +411,24 @@ class Call : public grpc::ServerGenericBidiReactor {
   }
 
   GrpcService& svc_;
-  grpc::GenericCallbackServerContext* ctx_;
+  h2::CallHandle call_;
   std::optional<model::Operation> op_;
-  grpc::ByteBuffer request_;
-  grpc::ByteBuffer response_;
   Json params_;  // a call handed to a worker
   // A stream: the core's (decorated) stream, its time limit, the events read at once.
   std::unique_ptr<EventStream> owned_;
   core::Deadline until_ = core::Deadline::never();
-  std::vector<grpc::ByteBuffer> ready_;
-  size_t next_ready_ = 0;
-  WireStatus ready_end_{grpcwire::kOk, "", ""};
-  bool chained_ = false;  // ready_ is written from OnWriteDone (the stream has ended)
+  std::vector<std::string> ready_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool cancelled_ = false;
   bool write_pending_ = false;
   bool write_ok_ = true;
-  EventStream* stream_ = nullptr;  // while a worker follows a stream: OnCancel ends it
+  EventStream* stream_ = nullptr;  // while a worker follows a stream: on_cancel ends it
 };
 
 }  // namespace
 
-grpc::ServerGenericBidiReactor* GrpcService::CreateReactor(grpc::GenericCallbackServerContext* ctx) {
-  return new Call(*this, ctx);
-}
+h2::Reactor* GrpcService::create_reactor(h2::CallHandle call) { return new Call(*this, std::move(call)); }
 
 core::Expected<std::unique_ptr<GrpcAgent>> GrpcAgent::start(GrpcAgentOptions options) {
   std::unique_ptr<GrpcAgent> a(new GrpcAgent());
@@ -469,18 +436,19 @@ core::Expected<std::unique_ptr<GrpcAgent>> GrpcAgent::start(GrpcAgentOptions opt
   uint16_t port = options.port;
   a->service_ = std::make_unique<GrpcService>(std::move(options));
   GrpcService& svc = *a->service_;
-  grpc::ServerBuilder b;
-  int selected = 0;
-  b.AddListeningPort(listen_host(bind) + ":" + std::to_string(port), grpc::InsecureServerCredentials(), &selected);
-  b.RegisterCallbackGenericService(&svc);
-  // Larger requests are refused by gRPC itself with RESOURCE_EXHAUSTED.
-  b.SetMaxReceiveMessageSize(svc.policy.max_receive);
-  svc.server = b.BuildAndStart();
-  if (!svc.server || selected == 0) {
+  h2::ServerOptions so;
+  so.bind = bind;
+  so.port = port;
+  so.io_threads = kIoThreads;
+  // Larger requests are refused by the transport with RESOURCE_EXHAUSTED.
+  so.max_receive = svc.policy.max_receive;
+  auto server = h2::Server::start(so, [&svc](h2::CallHandle call) { return svc.create_reactor(std::move(call)); });
+  if (!server) {
     a->service_->pool.stop();
-    return core::fail(core::ErrorKind::kIo, "grpc: cannot listen on " + listen_host(bind) + ":" + std::to_string(port));
+    return core::fail(core::ErrorKind::kIo, server.error().message);
   }
-  a->port_ = static_cast<uint16_t>(selected);
+  svc.server = std::move(*server);
+  a->port_ = svc.server->port();
   a->address_ = url_host(bind) + ":" + std::to_string(a->port_);
   return a;
 }
@@ -501,11 +469,16 @@ void GrpcAgent::stop() {
   stopped_ = true;
   GrpcService& svc = *service_;
   svc.stopping = true;
+  if (!svc.server) return svc.pool.stop();
   // Blocked sends return and streams end now, so every call can finish.
   if (AgentCore* core = svc.core.load()) core->shutdown();
-  if (svc.server) svc.server->Shutdown(std::chrono::system_clock::now() + kStopGrace);
+  // GOAWAY, a grace for the calls to end, then the rest is cancelled; the
+  // workers' last writes still reach the I/O threads before they close.
+  svc.server->goaway();
+  if (!svc.server->wait_calls(kStopGrace)) svc.server->cancel_all();
   svc.pool.stop();
-  svc.server.reset();
+  svc.server->wait_calls(kStopGrace);
+  svc.server->stop();
 }
 
 }  // namespace a2a::agent

@@ -3,10 +3,11 @@
 // one push delivery serve every binding). One generic service takes every
 // method, known or not, down one path: method -> operation, request bytes
 // -> ProtoJSON (proto_tree.hpp, else runner/grpc), core.call() /
-// open_stream() (on gRPC's callback thread when the call cannot wait, else
-// on a worker), the result back to bytes, errors to a status with
+// open_stream() (on the connection's I/O thread when the call cannot wait,
+// else on a worker), the result back to bytes, errors to a status with
 // google.rpc details. The gRPC faults are decorators on that path
-// (grpc_faults.hpp). docs/grpc.md.
+// (grpc_faults.hpp). Underneath is our own HTTP/2 server on nghttp2
+// (h2_server.hpp), not grpc++'s. docs/grpc.md, "Our own HTTP/2 server".
 #pragma once
 
 #include <memory>
