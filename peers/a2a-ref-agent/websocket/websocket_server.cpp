@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cctype>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -460,10 +461,12 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     }
   }
 
+  // The result as text (AgentCore::call_text): the bytes call() would give,
+  // without a tree for a send's task.
   static void answer_call(AgentCore& core, WsMessageSink& out, const Json& id, model::Operation op, const Json& params) {
-    CallResult r = core.call(op, params);
-    if (!r.ok()) return out.send({WsKind::kError, id, r.error().to_json()});
-    out.send({WsKind::kResult, id, std::move(r.value())});
+    AgentCore::CallText r = core.call_text(op, params);
+    if (r.error) return out.send({WsKind::kError, id, r.error->to_json()});
+    out.send(WsMessage::serialized(WsKind::kResult, id, std::move(r.text)));
   }
 
   // On a worker: the stream's events, then its completion (or its error).
@@ -474,16 +477,22 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     }
     EventStream& stream = *opened.stream;
     core::Deadline until = core::Deadline::after(svc_.options.max_stream);
+    // Events as text (EventStream::next_text): logged events are sent as
+    // they are kept, not parsed into a tree and dumped again. The callback
+    // may run with the store locked, so it only copies.
+    std::string text;
+    const std::function<void(std::string_view)> take = [&text](std::string_view t) { text.assign(t); };
     while (!closed_) {  // a closed connection has nobody to tell
       if (until.expired()) {
         out.send({WsKind::kStreamError, id,
                   error_object(kServerError, "the stream was open for the agent's longest stream time; subscribe again")});
         break;
       }
-      StreamItem item = stream.next(core::Deadline::after(kPollSlice).min(until));
+      StreamItem item = stream.next_text(core::Deadline::after(kPollSlice).min(until), take);
       if (item.kind == StreamItem::Kind::kTimeout) continue;
       if (item.kind == StreamItem::Kind::kEvent) {
-        out.send({WsKind::kEvent, id, std::move(item.event)});
+        out.send(WsMessage::serialized(WsKind::kEvent, id, std::move(text)));
+        text.clear();  // moved from: valid, made empty for the next event
         continue;
       }
       if (item.kind == StreamItem::Kind::kError) {
