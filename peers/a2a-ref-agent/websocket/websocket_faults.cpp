@@ -25,6 +25,7 @@ class Encoder : public WsMessageSink {
     switch (m.kind) {
       case WsKind::kResult:
       case WsKind::kEvent:
+        if (m.text) return out_->write({rpc_result_raw(f_, m.id, *m.text), false});
         return out_->write({rpc_result_text(f_, m.id, m.body), false});
       case WsKind::kComplete:
         return out_->write({rpc_result_text(f_, m.id, ws_stream_complete()), false});

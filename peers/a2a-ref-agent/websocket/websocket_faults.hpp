@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "peers/a2a-ref-agent/call_result.hpp"
@@ -40,9 +41,22 @@ enum class WsKind {
 };
 
 struct WsMessage {
+  WsMessage(WsKind k, Json i, Json b) : kind(k), id(std::move(i)), body(std::move(b)) {}
+  // A result or event given as text (`text` below).
+  static WsMessage serialized(WsKind k, Json i, std::string t) {
+    WsMessage m(k, std::move(i), nullptr);
+    m.text = std::move(t);
+    return m;
+  }
+
   WsKind kind = WsKind::kResult;
   Json id;
   Json body;
+  // A result or event already serialized (jsonrpc::dump of what `body`
+  // would be: AgentCore::call_text, EventStream::next_text); when set, the
+  // encoder writes it as it is and `body` is unused. The same bytes on the
+  // wire, without building the tree (docs/performance.md, "WebSocket").
+  std::optional<std::string> text;
 };
 
 // One frame for the connection.

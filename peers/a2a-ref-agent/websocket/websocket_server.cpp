@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cctype>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -101,14 +102,33 @@ Json error_object(int code, std::string message) { return CallError{code, std::m
 
 class WsConnection;
 
+// One io_context per I/O thread, each run by that thread alone, and every
+// connection on one of them for its whole life (docs/websocket.md,
+// "Threads"): a connection's reads, answers and writes never change thread,
+// so a request costs no wake-up of another thread and no strand.
 class WsService {
  public:
+  // `contexts` is initialised first (it is declared first), from `o` before
+  // `options` takes it over.
   explicit WsService(WebSocketAgentOptions o)
-      : options(std::move(o)),
+      : contexts(make_contexts(o.io_threads)),
+        options(std::move(o)),
         policy(ws_policy(options.faults)),
-        acceptor(net::make_strand(ioc)),
+        acceptor(contexts.front()->get_executor()),
         backoff(acceptor.get_executor()),
-        pool(options.workers, options.max_workers, options.max_queue) {}
+        pool(options.workers, options.max_workers, options.max_queue) {
+    for (auto& c : contexts) guards.push_back(net::make_work_guard(*c));
+  }
+
+  static std::vector<std::unique_ptr<net::io_context>> make_contexts(int n) {
+    std::vector<std::unique_ptr<net::io_context>> out;
+    // Concurrency hint 1: one thread runs each (other threads still post to it).
+    for (int i = 0; i < std::max(1, n); ++i) out.push_back(std::make_unique<net::io_context>(1));
+    return out;
+  }
+
+  // Round robin over the I/O threads; only the acceptor's thread calls it.
+  net::io_context& next_context() { return *contexts[next_context_++ % contexts.size()]; }
 
   void log(const std::string& what) const {
     if (options.log_fd < 0) return;
@@ -120,9 +140,9 @@ class WsService {
   void admit(tcp::socket socket);
   void shutdown();
 
-  // The io_context first: destroyed last, after everything that uses it.
-  net::io_context ioc;
-  net::executor_work_guard<net::io_context::executor_type> guard{ioc.get_executor()};
+  // The io_contexts first: destroyed last, after everything that uses them.
+  std::vector<std::unique_ptr<net::io_context>> contexts;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> guards;
   const WebSocketAgentOptions options;
   const WsPolicy policy;
   tcp::acceptor acceptor;
@@ -133,10 +153,14 @@ class WsService {
   std::mutex mu;
   std::vector<std::weak_ptr<WsConnection>> connections;
   std::vector<std::thread> threads;
+
+ private:
+  size_t next_context_ = 0;
 };
 
 // One WebSocket connection. Everything touching the socket runs on the
-// connection's strand; workers hand frames over by posting. One write is
+// connection's I/O thread (its "strand": the one thread that runs its
+// io_context); workers hand frames over by posting. One write is
 // in flight at a time (frames go out in the order they were posted). The
 // frames are RFC 6455's, through our codec (runner/transport/ws_codec.hpp).
 class WsConnection : public std::enable_shared_from_this<WsConnection> {
@@ -182,11 +206,11 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
 
   bool closed() const { return closed_; }
 
-  // True on the thread running this connection's strand (accept() gives
-  // every socket a strand of the io_context).
+  // True on this connection's I/O thread (accept() puts every socket on an
+  // io_context that one thread runs, so that thread is its strand).
   bool on_strand() {
-    const auto* strand = socket_.get_executor().target<net::strand<net::io_context::executor_type>>();
-    return strand && strand->running_in_this_thread();
+    const auto* ex = socket_.get_executor().target<net::io_context::executor_type>();
+    return ex && ex->running_in_this_thread();
   }
 
   // Only once no I/O thread runs (the end of stop()): the socket closes now.
@@ -329,9 +353,9 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
 
   // Frames off the wire; false once nothing more is read.
   bool on_bytes(std::string_view bytes) {
-    std::vector<ws::Message> got;
-    auto r = parser_.feed(bytes, got);
-    for (auto& m : got) {
+    got_.clear();  // reused: one read's messages, no vector allocated per read
+    auto r = parser_.feed(bytes, got_);
+    for (auto& m : got_) {
       if (!on_message(m)) return false;
     }
     if (r) return true;
@@ -460,10 +484,12 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     }
   }
 
+  // The result as text (AgentCore::call_text): the bytes call() would give,
+  // without a tree for a send's task.
   static void answer_call(AgentCore& core, WsMessageSink& out, const Json& id, model::Operation op, const Json& params) {
-    CallResult r = core.call(op, params);
-    if (!r.ok()) return out.send({WsKind::kError, id, r.error().to_json()});
-    out.send({WsKind::kResult, id, std::move(r.value())});
+    AgentCore::CallText r = core.call_text(op, params);
+    if (r.error) return out.send({WsKind::kError, id, r.error->to_json()});
+    out.send(WsMessage::serialized(WsKind::kResult, id, std::move(r.text)));
   }
 
   // On a worker: the stream's events, then its completion (or its error).
@@ -474,16 +500,22 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     }
     EventStream& stream = *opened.stream;
     core::Deadline until = core::Deadline::after(svc_.options.max_stream);
+    // Events as text (EventStream::next_text): logged events are sent as
+    // they are kept, not parsed into a tree and dumped again. The callback
+    // may run with the store locked, so it only copies.
+    std::string text;
+    const std::function<void(std::string_view)> take = [&text](std::string_view t) { text.assign(t); };
     while (!closed_) {  // a closed connection has nobody to tell
       if (until.expired()) {
         out.send({WsKind::kStreamError, id,
                   error_object(kServerError, "the stream was open for the agent's longest stream time; subscribe again")});
         break;
       }
-      StreamItem item = stream.next(core::Deadline::after(kPollSlice).min(until));
+      StreamItem item = stream.next_text(core::Deadline::after(kPollSlice).min(until), take);
       if (item.kind == StreamItem::Kind::kTimeout) continue;
       if (item.kind == StreamItem::Kind::kEvent) {
-        out.send({WsKind::kEvent, id, std::move(item.event)});
+        out.send(WsMessage::serialized(WsKind::kEvent, id, std::move(text)));
+        text.clear();  // moved from: valid, made empty for the next event
         continue;
       }
       if (item.kind == StreamItem::Kind::kError) {
@@ -635,6 +667,7 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   net::steady_timer timer_;  // the upgrade, then the closing handshake
   ws::FrameParser parser_;
   std::array<char, kReadChunk> chunk_{};
+  std::vector<ws::Message> got_;  // the messages of the last read (on_bytes)
   std::string head_;           // the upgrade request, until its blank line
   std::string authorization_;  // the upgrade's Authorization, for every request
   // strand state
@@ -677,7 +710,7 @@ std::unique_ptr<WsMessageSink> WsConnection::answer(bool holds_slot) {
 }
 
 void WsService::accept() {
-  acceptor.async_accept(net::make_strand(ioc), [this](error_code ec, tcp::socket socket) {
+  acceptor.async_accept(next_context().get_executor(), [this](error_code ec, tcp::socket socket) {
     if (ec == net::error::operation_aborted || stopping || !acceptor.is_open()) return;
     if (!ec) {
       admit(std::move(socket));
@@ -736,8 +769,8 @@ void WsService::shutdown() {
   }
   live.clear();
   pool.stop();
-  guard.reset();
-  ioc.stop();
+  guards.clear();
+  for (auto& c : contexts) c->stop();
   for (auto& t : threads)
     if (t.joinable()) t.join();
   threads.clear();
@@ -768,12 +801,11 @@ core::Expected<std::unique_ptr<WebSocketAgent>> WebSocketAgent::start(WebSocketA
   a->port_ = svc.acceptor.local_endpoint(ec).port();
   a->url_ = "ws://" + url_host(svc.options.bind) + ":" + std::to_string(a->port_);
   svc.accept();
-  int n = std::max(1, svc.options.io_threads);
-  for (int i = 0; i < n; ++i) {
-    svc.threads.emplace_back([&svc] {
+  for (auto& context : svc.contexts) {
+    svc.threads.emplace_back([&svc, &ioc = *context] {
       for (;;) {
         try {
-          svc.ioc.run();
+          ioc.run();
           return;
         } catch (const std::exception& e) {
           svc.log(std::string("I/O thread: ") + e.what());  // a bug of ours: keep serving
