@@ -481,32 +481,56 @@ struct LoadSignal {
 
 void PrintTo(const LoadSignal& s, std::ostream* os) { *os << s.name; }
 
+// `a2a-conform load ARGS` signalled with `sig` once its first progress
+// line (stderr, about a second in) says the load runs; its exit (nullopt if
+// it is still running `bound` after the signal), stdout and stderr, and
+// how long it took to exit after the signal.
+struct Signalled {
+  std::optional<a2a::transport::ExitStatus> exit;
+  std::string out;
+  std::string err;
+  std::chrono::milliseconds took{0};
+};
+
+Signalled signal_load_when_running(std::vector<std::string> argv, int sig, a2a::core::Millis bound) {
+  Signalled r;
+  a2a::transport::SpawnOptions o;
+  o.argv = std::move(argv);
+  o.stderr_keep_bytes = 1 << 20;
+  auto p = a2a::transport::StdioProcess::spawn(o);
+  if (!p) {
+    r.err = "cannot start: " + p.error().message;
+    return r;
+  }
+  (*p)->close_stdin();
+  auto until = a2a::core::Deadline::after(a2a::core::Millis(15000));
+  while (!until.expired() && (*p)->stderr_text().find("requests") == std::string::npos)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto signalled = std::chrono::steady_clock::now();
+  ::kill((*p)->pid(), sig);
+  auto by = a2a::core::Deadline::after(bound);
+  for (;;) {
+    auto rd = (*p)->read_some(by);
+    if (rd.status != a2a::transport::ReadResult::Status::kData) break;
+    r.out += rd.data;
+  }
+  r.exit = (*p)->wait_exit(by);
+  r.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - signalled);
+  r.err = (*p)->stderr_text();
+  return r;
+}
+
 class LoadSignals : public ::testing::TestWithParam<LoadSignal> {};
 
 TEST_P(LoadSignals, ASignalStopsTheLoadAndTheReportsAreWritten) {
   fs::path d = load_dir(std::string("signal-") + GetParam().name);
-  a2a::transport::SpawnOptions o;
-  o.argv = {A2A_CONFORM, "load", "--agent", A2A_REF_AGENT, "--duration", "60s", "--json", (d / "load.json").string()};
-  o.stderr_keep_bytes = 1 << 20;
-  auto p = a2a::transport::StdioProcess::spawn(o);
-  ASSERT_TRUE(static_cast<bool>(p));
-  (*p)->close_stdin();
-  // The first progress line (stderr, about a second in) says the load runs.
-  auto until = a2a::core::Deadline::after(a2a::core::Millis(15000));
-  while (!until.expired() && (*p)->stderr_text().find("requests") == std::string::npos)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  ::kill((*p)->pid(), GetParam().sig);
-  std::string out;
-  for (;;) {
-    auto rd = (*p)->read_some(a2a::core::Deadline::after(a2a::core::Millis(15000)));
-    if (rd.status != a2a::transport::ReadResult::Status::kData) break;
-    out += rd.data;
-  }
-  auto st = (*p)->wait_exit(a2a::core::Deadline::after(a2a::core::Millis(5000)));
-  ASSERT_TRUE(st.has_value());
-  EXPECT_EQ(st->code, 128 + GetParam().sig) << out << (*p)->stderr_text();
+  Signalled r = signal_load_when_running(
+      {A2A_CONFORM, "load", "--agent", A2A_REF_AGENT, "--duration", "60s", "--json", (d / "load.json").string()},
+      GetParam().sig, a2a::core::Millis(20000));
+  ASSERT_TRUE(r.exit.has_value()) << r.err;
+  EXPECT_EQ(r.exit->code, 128 + GetParam().sig) << r.out << r.err;
   auto rep = read_report(d / "load.json");
-  ASSERT_TRUE(consistent(rep)) << out;
+  ASSERT_TRUE(consistent(rep)) << r.out;
   EXPECT_EQ(rep["interrupted"], true);
   EXPECT_EQ(rep["stopped_by"], GetParam().name);
   EXPECT_GT(rep["total"]["conformant"].get<uint64_t>(), 0u);
@@ -525,33 +549,16 @@ TEST_P(LoadSignalHung, ASignalEndsCallsThatWouldWaitForTheTimeout) {
   HttpPeer agent(argv);
   ASSERT_TRUE(agent.ok()) << agent.error();
   fs::path d = load_dir("signal-hung-" + binding);
-  a2a::transport::SpawnOptions o;
   // One connection: the load double's scripted agents serve one at a time.
-  o.argv = {A2A_CONFORM, "load", "--url", agent.url(), "--binding", binding, "--connections", "1", "--timeout", "60s",
-            "--duration", "60s", "--json", (d / "load.json").string()};
-  o.stderr_keep_bytes = 1 << 20;
-  auto p = a2a::transport::StdioProcess::spawn(o);
-  ASSERT_TRUE(static_cast<bool>(p));
-  (*p)->close_stdin();
-  // The first progress line (about a second in): the calls are in flight.
-  auto until = a2a::core::Deadline::after(a2a::core::Millis(15000));
-  while (!until.expired() && (*p)->stderr_text().find("requests") == std::string::npos)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  auto signalled = std::chrono::steady_clock::now();
-  ::kill((*p)->pid(), SIGINT);
-  std::string out;
-  for (;;) {
-    auto rd = (*p)->read_some(a2a::core::Deadline::after(a2a::core::Millis(30000)));
-    if (rd.status != a2a::transport::ReadResult::Status::kData) break;
-    out += rd.data;
-  }
-  auto st = (*p)->wait_exit(a2a::core::Deadline::after(a2a::core::Millis(30000)));
-  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - signalled);
-  ASSERT_TRUE(st.has_value()) << "still running 60 s after the signal";
-  EXPECT_EQ(st->code, 130) << out << (*p)->stderr_text();
-  EXPECT_LT(took.count(), 15000) << "the calls in flight waited for --timeout";
+  Signalled r = signal_load_when_running({A2A_CONFORM, "load", "--url", agent.url(), "--binding", binding,
+                                          "--connections", "1", "--timeout", "60s", "--duration", "60s", "--json",
+                                          (d / "load.json").string()},
+                                         SIGINT, a2a::core::Millis(30000));
+  ASSERT_TRUE(r.exit.has_value()) << "still running 30 s after the signal";
+  EXPECT_EQ(r.exit->code, 130) << r.out << r.err;
+  EXPECT_LT(r.took.count(), 15000) << "the calls in flight waited for --timeout";
   auto rep = read_report(d / "load.json");
-  ASSERT_TRUE(consistent(rep)) << out;
+  ASSERT_TRUE(consistent(rep)) << r.out;
   EXPECT_EQ(rep["interrupted"], true);
   EXPECT_EQ(rep["stopped_by"], "SIGINT");
   EXPECT_EQ(rep["nonconformant"], 0) << rep["findings"].dump(2);
