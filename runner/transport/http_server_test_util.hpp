@@ -20,6 +20,7 @@
 
 #include "runner/core/deadline.hpp"
 #include "runner/transport/http_client.hpp"
+#include "runner/transport/transport_test_util.hpp"
 
 namespace a2a::transport::testing {
 
@@ -56,12 +57,7 @@ class RawConn {
   using Parser = boost::beast::http::response_parser<boost::beast::http::string_body>;
 
   explicit RawConn(uint16_t port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) close();
+    fd_ = testing::connect_loopback(port);
   }
   ~RawConn() { close(); }
   RawConn(const RawConn&) = delete;

@@ -1,7 +1,10 @@
 // Helpers for the subprocess tests. Every loop is bounded by a deadline.
 #pragma once
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,6 +18,19 @@ namespace a2a::transport::testing {
 
 using core::Deadline;
 using core::Millis;
+
+// A TCP connection to 127.0.0.1:port (blocking); -1 when it cannot be made.
+inline int connect_loopback(uint16_t port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
+  ::close(fd);
+  return -1;
+}
 
 inline SpawnOptions sh(const std::string& script) {
   SpawnOptions o;

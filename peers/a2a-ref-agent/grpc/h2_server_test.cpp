@@ -23,6 +23,7 @@
 
 #include "peers/a2a-ref-agent/grpc/grpc_test_support.hpp"
 #include "peers/a2a-ref-agent/grpc/h2_server.hpp"
+#include "runner/transport/transport_test_util.hpp"
 
 namespace a2a::agent::testing {
 namespace h2raw {
@@ -101,12 +102,8 @@ std::string request_bytes(model::Operation op, const Json& request) {
 class H2Peer {
  public:
   explicit H2Peer(uint16_t port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    fd_ = transport::testing::connect_loopback(port);
+    EXPECT_GE(fd_, 0);
     nghttp2_hd_inflate_new(&inflater_);
   }
   ~H2Peer() {
