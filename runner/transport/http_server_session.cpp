@@ -255,7 +255,11 @@ void Session::on_read_some(beast::error_code ec, size_t n) {
   // While a request is handled the read only watches for the client leaving;
   // pipelined bytes wait in the buffer for the next parse.
   if (busy_) return;
-  parse();
+  if (parser_) {
+    feed();  // more of the request being read
+  } else {
+    parse();
+  }
 }
 
 void Session::parse() {
@@ -263,36 +267,52 @@ void Session::parse() {
   parser_.emplace();
   parser_->header_limit(static_cast<uint32_t>(std::min<size_t>(shared_->options.max_header, UINT32_MAX)));
   parser_->body_limit(static_cast<uint64_t>(shared_->options.max_body));
-  http::async_read_header(socket_, buffer_, *parser_,
-                          [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+  parser_->eager(false);  // stop after the header: Expect: 100-continue is answered before the body
+  feed();
 }
 
-void Session::on_header(beast::error_code ec) {
-  if (ec || closed_) {
-    on_parsed(ec);
-    return;
+// Gives the parser what the buffer holds and reads more only when it needs
+// more: a request already whole in the buffer is parsed here, with no
+// composed read operation and no posted completion (Beast's async_read_header
+// and async_read posted one each). The parser enforces the header and body
+// limits (431, 413) as Beast's reads did. Bounded: each pass consumes
+// buffered bytes or turns the parser to the body (once), else it returns.
+void Session::feed() {
+  for (;;) {
+    if (buffer_.size() == 0) {
+      read_some();
+      return;
+    }
+    beast::error_code ec;
+    size_t used = parser_->put(buffer_.data(), ec);
+    buffer_.consume(used);
+    if (ec == http::error::need_more) {
+      read_some();
+      return;
+    }
+    if (ec) return on_parsed(ec);
+    if (parser_->is_done()) return on_parsed(ec);
+    if (parser_->is_header_done() && !parser_->eager()) {
+      parser_->eager(true);  // from now on put() takes body bytes as well
+      const auto& req = parser_->get();
+      auto expect = req.find(http::field::expect);
+      if (expect != req.end() && iequals(expect->value(), "100-continue")) {
+        continue_bytes_ = "HTTP/1.1 100 Continue\r\n\r\n";
+        net::async_write(socket_, net::buffer(continue_bytes_),
+                         [self = shared_from_this()](beast::error_code wec, size_t) {
+                           if (wec) {
+                             self->close_now();
+                             return;
+                           }
+                           if (!self->closed_) self->feed();
+                         });
+        return;
+      }
+      continue;
+    }
+    if (used == 0) break;  // no progress: wait for more bytes
   }
-  const auto& req = parser_->get();
-  auto expect = req.find(http::field::expect);
-  if (expect != req.end() && iequals(expect->value(), "100-continue") && !parser_->is_done()) {
-    continue_bytes_ = "HTTP/1.1 100 Continue\r\n\r\n";
-    net::async_write(socket_, net::buffer(continue_bytes_),
-                     [self = shared_from_this()](beast::error_code wec, size_t) {
-                       if (wec) {
-                         self->close_now();
-                         return;
-                       }
-                       self->read_body();
-                     });
-    return;
-  }
-  read_body();
-}
-
-void Session::read_body() {
-  if (closed_) return;
-  http::async_read(socket_, buffer_, *parser_,
-                   [self = shared_from_this()](beast::error_code ec, size_t) { self->on_parsed(ec); });
+  read_some();
 }
 
 void Session::on_parsed(beast::error_code ec) {

@@ -107,8 +107,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void read_some();
   void on_read_some(beast::error_code ec, size_t n);
   void parse();
-  void on_header(beast::error_code ec);
-  void read_body();
+  void feed();
   void on_parsed(beast::error_code ec);
   void dispatch();
   void protocol_error(int status, std::string_view why);
