@@ -6,19 +6,18 @@
 #include <ctime>
 
 #include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
 namespace {
 
 // Writes values as jsonrpc::dump does (compact, UTF-8 kept, invalid UTF-8
-// replaced) into one string, interleaved with the caller's own bytes: the
-// string adapter appends as it goes and each dump() flushes before it returns.
+// replaced) into one string, interleaved with the caller's own bytes.
 class StoreTextWriter {
  public:
-  explicit StoreTextWriter(std::string& out)
-      : out_(out), s_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', Json::error_handler_t::replace) {}
+  explicit StoreTextWriter(std::string& out) : out_(out) {}
 
-  void value(const Json& j) { s_.dump(j, false, false, 0); }
+  void value(const Json& j) { jsonrpc::dump_to(out_, j); }
   // A string member's value; ids are plain ASCII and skip the Json copy.
   void string(const std::string& v) {
     bool plain = std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
@@ -46,7 +45,6 @@ class StoreTextWriter {
 
  private:
   std::string& out_;
-  nlohmann::detail::serializer<Json> s_;
 };
 
 // model::now_timestamp()'s text ("2026-01-02T03:04:05.678Z") and its epoch
@@ -142,6 +140,10 @@ std::shared_ptr<TaskRecord> TaskStore::find(const std::string& id) const {
 
 std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Behaviour b,
                                               const Json& user_message) {
+  return create(context_id, b, Json(user_message));
+}
+
+std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Behaviour b, Json&& user_message) {
   auto r = std::make_shared<TaskRecord>();
   r->id = choices_->new_id(IdKind::kTask);
   r->context_id = context_id;
@@ -149,14 +151,18 @@ std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Beh
   r->state = model::TaskState::kSubmitted;
   r->status = store_status(model::TaskState::kSubmitted, nullptr, r->status_ms);
   r->status_seq = ++seq_;
-  append_user_message(*r, user_message);
+  append_user_message(*r, std::move(user_message));
   tasks_.emplace(r->id, r);
   ++contexts_[context_id];
   return r;
 }
 
 void TaskStore::append_user_message(TaskRecord& r, const Json& user_message) {
-  Json m = user_message;
+  append_user_message(r, Json(user_message));
+}
+
+void TaskStore::append_user_message(TaskRecord& r, Json&& user_message) {
+  Json m = std::move(user_message);
   m["taskId"] = r.id;
   m["contextId"] = r.context_id;
   r.history.push_back(std::move(m));

@@ -84,7 +84,9 @@ class TaskStore {
   std::shared_ptr<TaskRecord> find(const std::string& id) const;
   // A new SUBMITTED task holding `user_message` (taskId/contextId filled in).
   std::shared_ptr<TaskRecord> create(const std::string& context_id, Behaviour b, const Json& user_message);
+  std::shared_ptr<TaskRecord> create(const std::string& context_id, Behaviour b, Json&& user_message);
   void append_user_message(TaskRecord& r, const Json& user_message);
+  void append_user_message(TaskRecord& r, Json&& user_message);  // moved in, not copied
   bool knows_context(const std::string& context_id) const { return contexts_.count(context_id) > 0; }
   // New status (with an agent message when `text` is non-empty), logged as a statusUpdate.
   void set_status(TaskRecord& r, model::TaskState s, const std::string& text, bool reply_in_history);
