@@ -8,6 +8,7 @@
 
 #include "runner/jsonrpc/errors.hpp"
 #include "runner/jsonrpc/message.hpp"
+#include "runner/jsonrpc/dump.hpp"
 
 using namespace a2a::jsonrpc;
 

@@ -1,4 +1,5 @@
 #include "runner/jsonrpc/message.hpp"
+#include "runner/jsonrpc/dump.hpp"
 
 #include <charconv>
 #include <cstddef>
@@ -93,7 +94,8 @@ std::string describe(const Json& j) {
 
 // `take_params`: params are moved out of the document (and their member
 // erased from raw) rather than copied: a server dispatches the params, and
-// the copy was a tenth of a small request's allocations.
+// the copy was a tenth of a small request's allocations. So the Message of
+// classify_incoming has a raw without "params" (no reader looks there).
 Message to_message(Kind kind, Json doc, bool take_params = false) {
   Message m;
   m.kind = kind;

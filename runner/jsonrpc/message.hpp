@@ -35,7 +35,7 @@ struct Message {
   bool has_params = false;
   Json result;           // responses
   Json error;            // error responses: the whole error object
-  Json raw;              // the whole parsed document (classify_incoming: without "params", moved to params)
+  Json raw;              // the whole parsed document
 };
 
 // How strictly the server side classifies incoming bodies. kStrict follows
@@ -80,10 +80,7 @@ Json make_error(const Json& id, int code, std::string_view message, const Json& 
 // A valid JSON-RPC id: string, integer number, or null (J10, J11).
 bool is_valid_id(const Json& id);
 
-// Serialise compactly without throwing on invalid UTF-8 in strings (replaced):
-// the bytes of j.dump(-1, ' ', false, Json::error_handler_t::replace).
+// Serialise compactly without throwing on invalid UTF-8 in strings (replaced).
 std::string dump(const Json& j);
-// The same bytes appended to `out`.
-void dump_to(std::string& out, const Json& j);
 
 }  // namespace a2a::jsonrpc
