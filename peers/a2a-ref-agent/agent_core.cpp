@@ -48,16 +48,32 @@ CallResult AgentCore::call(Operation op, const Json& params) {
   return out;
 }
 
+namespace {
+
+AgentCore::CallText to_call_text(std::variant<std::string, CallError> r) {
+  if (auto* e = std::get_if<CallError>(&r)) return AgentCore::CallText{std::move(*e), {}};
+  return AgentCore::CallText{std::nullopt, std::get<std::string>(std::move(r))};
+}
+
+bool sends_as_text(const CoreState& st, Operation op) {
+  return op == Operation::kSendMessage && !st.config.faults.any() && !st.config.choices->shapes_output();
+}
+
+}  // namespace
+
 AgentCore::CallText AgentCore::call_text(Operation op, const Json& params) {
   CoreState& st = *state_;
-  if (op == Operation::kSendMessage && !st.config.faults.any() && !st.config.choices->shapes_output()) {
-    auto r = send_message_text(st, params);
-    if (auto* e = std::get_if<CallError>(&r)) return CallText{std::move(*e), {}};
-    return CallText{std::nullopt, std::get<std::string>(std::move(r))};
-  }
+  if (sends_as_text(st, op)) return to_call_text(send_message_text(st, params));
   CallResult r = call(op, params);
   if (!r.ok()) return CallText{r.error(), {}};
   return CallText{std::nullopt, jsonrpc::dump(r.value())};
+}
+
+AgentCore::CallText AgentCore::call_text(Operation op, Json&& params) {
+  CoreState& st = *state_;
+  if (sends_as_text(st, op)) return to_call_text(send_message_text(st, std::move(params)));
+  const Json& read_only = params;
+  return call_text(op, read_only);
 }
 
 CallResult AgentCore::dispatch(Operation op, const Json& params) {

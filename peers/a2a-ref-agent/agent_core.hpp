@@ -58,6 +58,9 @@ class AgentCore {
     std::string text;
   };
   CallText call_text(model::Operation op, const Json& params);
+  // The same for params the binding gives up (parsed for this call only): a
+  // SendMessage moves its message into the task instead of copying it.
+  CallText call_text(model::Operation op, Json&& params);
   // False when call(op, params) certainly returns without waiting (all but
   // a blocking SendMessage that starts or continues a task), so a binding
   // may run it on its I/O thread.

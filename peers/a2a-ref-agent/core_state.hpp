@@ -55,6 +55,9 @@ CallResult send_message(CoreState& st, const Json& params);
 // send_message() with its result serialized, the task written straight from
 // the store; only where no output fault or choice reshapes results.
 std::variant<std::string, CallError> send_message_text(CoreState& st, const Json& params);
+// The same for params the caller gives up: the user message is moved into
+// the task's history rather than copied.
+std::variant<std::string, CallError> send_message_text(CoreState& st, Json&& params);
 // False when send_message() certainly answers without waiting for the task.
 bool send_may_block(const CoreState& st, const Json& params);
 StreamOpen send_streaming_message(CoreState& st, const Json& params);

@@ -141,9 +141,10 @@ void serve_stream(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& e
   pump_stream(ctx, ex, std::move(opened.stream), format);
 }
 
-void answer_call(const HttpContext& ctx, HttpExchange& ex, const Json& id, model::Operation op, const Json& params) {
+// `params` are this call's own (moved from the parsed request).
+void answer_call(const HttpContext& ctx, HttpExchange& ex, const Json& id, model::Operation op, Json params) {
   const Faults& f = ctx.faults;
-  AgentCore::CallText r = ctx.core->call_text(op, params);
+  AgentCore::CallText r = ctx.core->call_text(op, std::move(params));
   if (r.error) return reply(ex, f, 200, error_response(f, id, *r.error));
   ex.reply(rpc_text_reply(f, rpc_result_raw(f, id, r.text)));
 }
@@ -172,7 +173,7 @@ void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>&
     }
     return;
   }
-  const jsonrpc::Message& m = *in.message;
+  jsonrpc::Message& m = *in.message;
   if (m.kind != jsonrpc::Kind::kRequest) {
     // J8: a notification is never answered (HTTP still needs a response: 204, no body).
     if (m.kind == jsonrpc::Kind::kNotification && f.has(Fault::kErrReplyToNotification)) {
@@ -208,11 +209,13 @@ void handle_jsonrpc(const HttpContext& ctx, const std::shared_ptr<HttpExchange>&
     return;
   }
   if (!ctx.core->may_block(*op, m.params)) {
-    answer_call(ctx, *ex, m.id, *op, m.params);
+    answer_call(ctx, *ex, m.id, *op, std::move(m.params));
     return;
   }
   // A send that waits for its task waits on a worker, never on the I/O thread.
-  auto job = [&ctx, ex, id = m.id, op = *op, params = m.params] { answer_call(ctx, *ex, id, op, params); };
+  auto job = [&ctx, ex, id = m.id, op = *op, params = std::move(m.params)]() mutable {
+    answer_call(ctx, *ex, id, op, std::move(params));
+  };
   if (!ctx.offload(ex, std::move(job))) ex->reply(overloaded_reply());
 }
 

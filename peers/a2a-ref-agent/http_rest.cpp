@@ -100,12 +100,13 @@ std::optional<Json> request_params(const RestRequest& rr, Operation op) {
 
 // A unary operation's answer (from the I/O thread, or from a worker for a
 // send that may block: `ex` and the flag are held by value for that).
+// `params` are this call's own: call_text may move the message out of them.
 void answer_rest_call(const HttpContext& ctx, const std::shared_ptr<HttpExchange>& ex, bool a2a_json, Operation op,
-                 const Json& params) {
+                 Json params) {
   std::string content_type = a2a_json ? "application/a2a+json" : "application/json";
   if (!ctx.faults.any()) {
     // The result as text (AgentCore::call_text): the same bytes, no tree for a send's task.
-    AgentCore::CallText t = ctx.core->call_text(op, params);
+    AgentCore::CallText t = ctx.core->call_text(op, std::move(params));
     if (t.error) {
       ex->reply(rest_error_reply(*t.error, ctx.faults, a2a_json));
     } else if (op == Operation::kDeletePushConfig) {
@@ -158,12 +159,12 @@ void serve(const RestRequest& rr, Operation op, Json params) {
     return;
   }
   if (!ctx.core->may_block(op, params)) {
-    answer_rest_call(ctx, rr.ex, rr.a2a_json, op, params);
+    answer_rest_call(ctx, rr.ex, rr.a2a_json, op, std::move(params));
     return;
   }
   // A send that waits for its task waits on a worker, never on the I/O thread.
-  auto job = [&ctx, ex = rr.ex, a2a_json = rr.a2a_json, op, params = std::move(params)] {
-    answer_rest_call(ctx, ex, a2a_json, op, params);
+  auto job = [&ctx, ex = rr.ex, a2a_json = rr.a2a_json, op, params = std::move(params)]() mutable {
+    answer_rest_call(ctx, ex, a2a_json, op, std::move(params));
   };
   if (!ctx.offload(rr.ex, std::move(job))) rr.ex->reply(overloaded_reply());
 }

@@ -24,6 +24,10 @@ constexpr std::array<std::string_view, 2> kAcceptedFamilies = {"text/", "image/"
 
 struct SendRequest {
   const Json* message = nullptr;  // in the caller's params, which outlive the call
+  // The same message when the caller gave its params up: moved into the
+  // task's history (create / append_user_message) instead of copied; not
+  // read after that.
+  Json* movable = nullptr;
   std::optional<std::string> task_id;
   std::optional<std::string> context_id;
   bool return_immediately = false;
@@ -186,7 +190,8 @@ std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& r
     return acc;
   }
   std::string ctx = req.context_id ? *req.context_id : st.new_id(IdKind::kContext);
-  acc.record = st.store.create(ctx, behaviour, *req.message);
+  acc.record = req.movable ? st.store.create(ctx, behaviour, std::move(*req.movable))
+                           : st.store.create(ctx, behaviour, *req.message);
   if (req.streaming) acc.first_event = task_response(task_json(*acc.record, req.view));
   acc.start_index = acc.record->log.size();
   add_inline_push_config(*acc.record, req);
@@ -213,7 +218,11 @@ std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest
     fresh.context_id = r->context_id;
     return start_task(st, fresh, sel, r->behaviour);
   }
-  st.store.append_user_message(*r, *req.message);
+  if (req.movable) {
+    st.store.append_user_message(*r, std::move(*req.movable));
+  } else {
+    st.store.append_user_message(*r, *req.message);
+  }
   add_inline_push_config(*r, req);
   Accepted acc;
   acc.record = r;
@@ -242,8 +251,13 @@ namespace {
 
 // What a unary SendMessage does before its answer is written: the request
 // parsed and accepted, and this turn's plan run when it is due at once.
-std::variant<Accepted, CallError> accept_unary_send(CoreState& st, const Json& params, SendRequest& req) {
+// `movable`: params are a non-const object the caller gave up
+// (send_message_text(st, Json&&)), so their message may be moved into the
+// store; the const_cast below is on that non-const object.
+std::variant<Accepted, CallError> accept_unary_send(CoreState& st, const Json& params, SendRequest& req,
+                                                    bool movable = false) {
   if (auto e = parse_send(st, params, req)) return *e;
+  if (movable) req.movable = const_cast<Json*>(req.message);
   auto outcome = accept(st, req);
   if (auto* acc = std::get_if<Accepted>(&outcome); acc && acc->run_now) acc->run_now();
   return outcome;
@@ -278,10 +292,13 @@ CallResult send_message(CoreState& st, const Json& params) {
   return result;
 }
 
-// send_message's answer as the text jsonrpc::dump would give it, without the tree.
-std::variant<std::string, CallError> send_message_text(CoreState& st, const Json& params) {
+namespace {
+
+// send_message's answer as the text jsonrpc::dump would give it, without the
+// tree; `movable` is params' message when the caller gave params up.
+std::variant<std::string, CallError> send_answer_text(CoreState& st, const Json& params, bool movable) {
   SendRequest req;
-  auto outcome = accept_unary_send(st, params, req);
+  auto outcome = accept_unary_send(st, params, req, movable);
   if (auto* e = std::get_if<CallError>(&outcome)) return *e;
   Accepted& acc = std::get<Accepted>(outcome);
   if (!acc.record) return jsonrpc::dump(model::wrap_message(acc.reply));
@@ -294,6 +311,16 @@ std::variant<std::string, CallError> send_message_text(CoreState& st, const Json
   }
   out += '}';
   return out;
+}
+
+}  // namespace
+
+std::variant<std::string, CallError> send_message_text(CoreState& st, const Json& params) {
+  return send_answer_text(st, params, false);
+}
+
+std::variant<std::string, CallError> send_message_text(CoreState& st, Json&& params) {
+  return send_answer_text(st, params, true);
 }
 
 bool send_may_block(const CoreState& st, const Json& params) {

@@ -6,19 +6,19 @@
 #include <ctime>
 
 #include "runner/core/escape.hpp"
+#include "runner/jsonrpc/message.hpp"
+#include "runner/jsonrpc/dump.hpp"
 
 namespace a2a::agent {
 namespace {
 
 // Writes values as jsonrpc::dump does (compact, UTF-8 kept, invalid UTF-8
-// replaced) into one string, interleaved with the caller's own bytes: the
-// string adapter appends as it goes and each dump() flushes before it returns.
+// replaced) into one string, interleaved with the caller's own bytes.
 class StoreTextWriter {
  public:
-  explicit StoreTextWriter(std::string& out)
-      : out_(out), s_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', Json::error_handler_t::replace) {}
+  explicit StoreTextWriter(std::string& out) : out_(out) {}
 
-  void value(const Json& j) { s_.dump(j, false, false, 0); }
+  void value(const Json& j) { jsonrpc::dump_to(out_, j); }
   // A string member's value; ids are plain ASCII and skip the Json copy.
   void string(const std::string& v) {
     bool plain = std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
@@ -46,7 +46,6 @@ class StoreTextWriter {
 
  private:
   std::string& out_;
-  nlohmann::detail::serializer<Json> s_;
 };
 
 // model::now_timestamp()'s text ("2026-01-02T03:04:05.678Z") and its epoch
@@ -87,7 +86,50 @@ Json store_status(model::TaskState s, Json message, long long& ms_out) {
   return st;
 }
 
+// Below this depth clear_tree leaves a subtree to nlohmann's own
+// (iterative) destructor; the store's trees are a few levels deep.
+constexpr int kMaxClearDepth = 64;
+
+// Empties `j` leaves first. nlohmann's destructor moves every child of a
+// container into a heap-allocated stack before freeing it (a vector and a
+// move per node); a container found empty costs it neither.
+void clear_tree(Json& j, int depth = 0) {
+  if (depth >= kMaxClearDepth) return;
+  if (j.is_object()) {
+    auto& members = j.get_ref<Json::object_t&>();
+    for (auto& member : members) {
+      if (member.second.is_structured()) clear_tree(member.second, depth + 1);
+    }
+    members.clear();
+  } else if (j.is_array()) {
+    auto& items = j.get_ref<Json::array_t&>();
+    for (auto& item : items) {
+      if (item.is_structured()) clear_tree(item, depth + 1);
+    }
+    items.clear();
+  }
+}
+
+void clear_trees(std::vector<Json>& v) {
+  for (auto& j : v) clear_tree(j);
+}
+
+// Tasks retire() evicted on this thread, destroyed at its next
+// TaskStore::lock(), before the lock is taken.
+thread_local std::vector<std::shared_ptr<TaskRecord>> t_evicted;
+
 }  // namespace
+
+TaskRecord::~TaskRecord() {
+  clear_tree(status);
+  clear_trees(history);
+  clear_trees(artifacts);
+  clear_trees(push_configs);
+}
+
+void TaskStore::release_evicted() {
+  if (!t_evicted.empty()) t_evicted.clear();
+}
 
 // The members task_json writes, in the order nlohmann's sorted object
 // dumps them: artifacts, contextId, history, id, status.
@@ -142,6 +184,10 @@ std::shared_ptr<TaskRecord> TaskStore::find(const std::string& id) const {
 
 std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Behaviour b,
                                               const Json& user_message) {
+  return create(context_id, b, Json(user_message));
+}
+
+std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Behaviour b, Json&& user_message) {
   auto r = std::make_shared<TaskRecord>();
   r->id = choices_->new_id(IdKind::kTask);
   r->context_id = context_id;
@@ -149,14 +195,18 @@ std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Beh
   r->state = model::TaskState::kSubmitted;
   r->status = store_status(model::TaskState::kSubmitted, nullptr, r->status_ms);
   r->status_seq = ++seq_;
-  append_user_message(*r, user_message);
+  append_user_message(*r, std::move(user_message));
   tasks_.emplace(r->id, r);
   ++contexts_[context_id];
   return r;
 }
 
 void TaskStore::append_user_message(TaskRecord& r, const Json& user_message) {
-  Json m = user_message;
+  append_user_message(r, Json(user_message));
+}
+
+void TaskStore::append_user_message(TaskRecord& r, Json&& user_message) {
+  Json m = std::move(user_message);
   m["taskId"] = r.id;
   m["contextId"] = r.context_id;
   r.history.push_back(std::move(m));
@@ -216,6 +266,9 @@ void TaskStore::retire(const TaskRecord& r) {
     if (it == tasks_.end()) continue;
     auto ctx = contexts_.find(it->second->context_id);
     if (ctx != contexts_.end() && --ctx->second == 0) contexts_.erase(ctx);
+    // Freed at this thread's next lock(), outside the lock (a task's trees
+    // were a sixth of a small send's time, all of it under the lock).
+    t_evicted.push_back(std::move(it->second));
     tasks_.erase(it);
   }
 }

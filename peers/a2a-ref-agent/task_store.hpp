@@ -60,6 +60,14 @@ struct TaskRecord {
   std::vector<LogEntry> log;
   std::vector<Json> push_configs;
   std::condition_variable cv;  // waits use TaskStore's mutex
+
+  TaskRecord() = default;
+  TaskRecord(const TaskRecord&) = delete;
+  TaskRecord& operator=(const TaskRecord&) = delete;
+  // Frees its JSON trees leaves first: cheaper than nlohmann's destructor,
+  // which moves every child of every container to a heap stack first
+  // (docs/performance.md, "HTTP").
+  ~TaskRecord();
 };
 
 // How a task is rendered: historyLength (unset = all, 0 = no history key)
@@ -78,13 +86,21 @@ class TaskStore {
  public:
   using Lock = std::unique_lock<std::mutex>;
 
-  Lock lock() const { return Lock(mu_); }
+  // Frees, first, the tasks this thread evicted under its last lock (see
+  // retire): a task is destroyed outside the lock, where it keeps no other
+  // thread waiting.
+  Lock lock() const {
+    release_evicted();
+    return Lock(mu_);
+  }
 
   // Everything below requires the lock, held by the caller.
   std::shared_ptr<TaskRecord> find(const std::string& id) const;
   // A new SUBMITTED task holding `user_message` (taskId/contextId filled in).
   std::shared_ptr<TaskRecord> create(const std::string& context_id, Behaviour b, const Json& user_message);
+  std::shared_ptr<TaskRecord> create(const std::string& context_id, Behaviour b, Json&& user_message);
   void append_user_message(TaskRecord& r, const Json& user_message);
+  void append_user_message(TaskRecord& r, Json&& user_message);  // moved in, not copied
   bool knows_context(const std::string& context_id) const { return contexts_.count(context_id) > 0; }
   // New status (with an agent message when `text` is non-empty), logged as a statusUpdate.
   void set_status(TaskRecord& r, model::TaskState s, const std::string& text, bool reply_in_history);
@@ -121,6 +137,9 @@ class TaskStore {
   // `r` reached a terminal state: it joins the finished tasks, and the
   // oldest of them go while their weight is above the bound.
   void retire(const TaskRecord& r);
+  // Drops the evicted tasks this thread holds (a thread_local list that
+  // retire() fills); at most what one locked section evicted.
+  static void release_evicted();
 
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<TaskRecord>> tasks_;

@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "runner/jsonrpc/errors.hpp"
 #include "runner/jsonrpc/message.hpp"
+#include "runner/jsonrpc/dump.hpp"
 
 using namespace a2a::jsonrpc;
 
@@ -244,6 +247,7 @@ TEST(ClassifyIncoming, DispatchedRequestCarriesMethodParamsAndRaw) {
   EXPECT_TRUE(m.has_params);
   EXPECT_EQ(m.params, Json({{"a", 1}}));
   EXPECT_EQ(m.raw.at("z"), 0);
+  EXPECT_FALSE(m.raw.contains("params"));  // moved to m.params, not copied
   EXPECT_TRUE(in.reason.empty());
 }
 
@@ -547,3 +551,72 @@ TEST(CodeName, NamesStandardReservedAndUnknownCodes) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------
+// dump: its own writer for plain strings, keys and integers must give the
+// bytes of nlohmann's dump(-1, ' ', false, replace) for every kind of value.
+
+static std::string dump_by_nlohmann(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+TEST(Dump, SameBytesAsNlohmannForEveryKindOfValue) {
+  std::vector<Json> docs = {
+      nullptr, true, false, 0, -1, 42, INT64_MIN, INT64_MAX, UINT64_MAX, 0.5, -1e300, 3.0, 1e-7,
+      "", "plain", "quote \" and \\ backslash", "tab\tnew\nline\r\x01\x1f", "del\x7f", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+      std::string("bad \xff\xc3( utf8", 13), Json::array(), Json::object(),
+      Json::parse(R"({"b":1,"a":[1,"x",{"z":null,"y":[true,false]}],"c":{"":""},"\u00e9":"k","q\"k":2.25})"),
+      Json::binary({1, 2, 3}), Json::binary({4, 5}, 7), Json(Json::value_t::discarded)};
+  Json nested = Json::array();
+  for (int i = 0; i < 40; ++i) nested = Json::array({nested, {{"k" + std::to_string(i), i}}});
+  docs.push_back(nested);
+  Json obj = Json::object();
+  obj[std::string("key \xff bad", 9)] = "v";
+  obj["line\nkey"] = std::string("\xe2\x82", 2);
+  docs.push_back(obj);
+  for (const Json& j : docs) {
+    EXPECT_EQ(dump(j), dump_by_nlohmann(j)) << dump_by_nlohmann(j);
+    std::string appended = "prefix:";
+    dump_to(appended, j);
+    EXPECT_EQ(appended, "prefix:" + dump_by_nlohmann(j));
+  }
+}
+
+// Pseudo-random documents (fixed seed): strings drawn from bytes that need
+// every path of the writer.
+TEST(Dump, SameBytesAsNlohmannOnGeneratedDocuments) {
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  auto next = [&seed] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  const std::string alphabet = std::string("ab \"\\\n\x01\x7f", 8) + "\xc3\xa9\xff\xe2\x82\xac";
+  auto text = [&] {
+    std::string s;
+    for (uint64_t n = next() % 8; n > 0; --n) s += alphabet[next() % alphabet.size()];
+    return s;
+  };
+  std::function<Json(int)> gen = [&](int depth) -> Json {
+    switch (next() % (depth > 3 ? 5 : 7)) {
+      case 0: return nullptr;
+      case 1: return static_cast<int64_t>(next());
+      case 2: return next();
+      case 3: return text();
+      case 4: return static_cast<double>(next() % 1000) / 8.0;
+      case 5: {
+        Json a = Json::array();
+        for (uint64_t n = next() % 4; n > 0; --n) a.push_back(gen(depth + 1));
+        return a;
+      }
+      default: {
+        Json o = Json::object();
+        for (uint64_t n = next() % 4; n > 0; --n) o[text()] = gen(depth + 1);
+        return o;
+      }
+    }
+  };
+  for (int i = 0; i < 500; ++i) {
+    Json j = gen(0);
+    ASSERT_EQ(dump(j), dump_by_nlohmann(j)) << "document " << i;
+  }
+}

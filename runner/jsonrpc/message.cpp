@@ -1,5 +1,7 @@
 #include "runner/jsonrpc/message.hpp"
+#include "runner/jsonrpc/dump.hpp"
 
+#include <charconv>
 #include <cstddef>
 #include <utility>
 
@@ -90,7 +92,11 @@ std::string describe(const Json& j) {
   return j.type_name();
 }
 
-Message to_message(Kind kind, Json doc) {
+// `take_params`: params are moved out of the document (and their member
+// erased from raw) rather than copied: a server dispatches the params, and
+// the copy was a tenth of a small request's allocations. So the Message of
+// classify_incoming has a raw without "params" (no reader looks there).
+Message to_message(Kind kind, Json doc, bool take_params = false) {
   Message m;
   m.kind = kind;
   if (auto it = doc.find("id"); it != doc.end()) {
@@ -100,7 +106,12 @@ Message to_message(Kind kind, Json doc) {
   if (auto it = doc.find("method"); it != doc.end() && it->is_string()) m.method = it->get<std::string>();
   if (auto it = doc.find("params"); it != doc.end()) {
     m.has_params = true;
-    m.params = *it;
+    if (take_params) {
+      m.params = std::move(*it);
+      doc.erase(it);
+    } else {
+      m.params = *it;
+    }
   }
   if (auto it = doc.find("result"); it != doc.end()) m.result = *it;
   if (auto it = doc.find("error"); it != doc.end()) m.error = *it;
@@ -117,7 +128,7 @@ Incoming answer(int code, const Json& id, std::string_view label, std::string re
 
 Incoming dispatch(Kind kind, Json doc) {
   Incoming in;
-  in.message = to_message(kind, std::move(doc));
+  in.message = to_message(kind, std::move(doc), true);
   return in;
 }
 
@@ -288,8 +299,104 @@ Json make_error(const Json& id, int code, std::string_view message, const Json& 
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(err)}};
 }
 
+namespace {
+
+// A string written as it is between quotes: printable ASCII, no quote or
+// backslash. Anything else (escapes, UTF-8 to check) goes to nlohmann.
+bool plain_text(const std::string& s) {
+  for (unsigned char c : s) {
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+// Json::dump(-1, ' ', false, replace), byte for byte, appended to `out`.
+// nlohmann's serializer escapes every string byte through its UTF-8 decoder
+// (the largest single cost of a small SendMessage, docs/performance.md,
+// "HTTP"); here plain strings, keys, integers and literals are written
+// directly and only the rest (escapes, non-ASCII, floats, binary) is handed
+// to the serializer, made once per call and only when needed. Objects are
+// std::map: members come in the order dump() writes them.
+class FastDump {
+ public:
+  explicit FastDump(std::string& out) : out_(out) {}
+
+  void value(const Json& j) {
+    switch (j.type()) {
+      case Json::value_t::object: {
+        out_ += '{';
+        bool first = true;
+        for (const auto& [k, v] : j.get_ref<const Json::object_t&>()) {
+          if (!first) out_ += ',';
+          first = false;
+          if (plain_text(k)) {
+            quoted(k);
+          } else {
+            serializer().dump(Json(k), false, false, 0);
+          }
+          out_ += ':';
+          value(v);
+        }
+        out_ += '}';
+        return;
+      }
+      case Json::value_t::array: {
+        out_ += '[';
+        bool first = true;
+        for (const Json& v : j.get_ref<const Json::array_t&>()) {
+          if (!first) out_ += ',';
+          first = false;
+          value(v);
+        }
+        out_ += ']';
+        return;
+      }
+      case Json::value_t::string: {
+        const auto& s = j.get_ref<const std::string&>();
+        if (plain_text(s)) return quoted(s);
+        break;
+      }
+      case Json::value_t::null: out_ += "null"; return;
+      case Json::value_t::boolean: out_ += j.get<bool>() ? "true" : "false"; return;
+      case Json::value_t::number_integer: return number(j.get<Json::number_integer_t>());
+      case Json::value_t::number_unsigned: return number(j.get<Json::number_unsigned_t>());
+      default: break;  // float, binary, discarded
+    }
+    serializer().dump(j, false, false, 0);
+  }
+
+ private:
+  using Serializer = nlohmann::detail::serializer<Json>;
+
+  void quoted(const std::string& s) {
+    out_ += '"';
+    out_ += s;
+    out_ += '"';
+  }
+  template <class N>
+  void number(N n) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, n);
+    out_.append(buf, static_cast<size_t>(r.ptr - buf));
+  }
+  // Writes through to out_: each dump() flushes before it returns.
+  Serializer& serializer() {
+    if (!s_) s_.emplace(nlohmann::detail::output_adapter<char, std::string>(out_), ' ', Json::error_handler_t::replace);
+    return *s_;
+  }
+
+  std::string& out_;
+  std::optional<Serializer> s_;
+};
+
+}  // namespace
+
+void dump_to(std::string& out, const Json& j) { FastDump(out).value(j); }
+
 std::string dump(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string out;
+  dump_to(out, j);
+  return out;
 }
 
 }  // namespace a2a::jsonrpc

@@ -25,9 +25,11 @@ class ServerImpl : public HttpServer {
  public:
   explicit ServerImpl(std::shared_ptr<ServerShared> shared)
       : shared_(std::move(shared)),
-        guard_(net::make_work_guard(ioc_)),
-        acceptor_(net::make_strand(ioc_)),
-        backoff_(acceptor_.get_executor()) {}
+        iocs_(make_contexts(std::max(1, shared_->options.threads))),
+        acceptor_(iocs_.front()->get_executor()),
+        backoff_(acceptor_.get_executor()) {
+    for (auto& ioc : iocs_) guards_.push_back(net::make_work_guard(*ioc));
+  }
 
   ~ServerImpl() override { stop(core::Millis(1000)); }
 
@@ -48,8 +50,7 @@ class ServerImpl : public HttpServer {
 
   void run() {
     accept();
-    int n = std::max(1, shared_->options.threads);
-    for (int i = 0; i < n; ++i) threads_.emplace_back([this] { ioc_.run(); });
+    for (auto& ioc : iocs_) threads_.emplace_back([ctx = ioc.get()] { ctx->run(); });
   }
 
   uint16_t port() const override { return port_; }
@@ -76,8 +77,8 @@ class ServerImpl : public HttpServer {
       if ((acceptor_closed && shared_->connections.load() == 0) || deadline.expired()) break;
       std::this_thread::sleep_for(core::Millis(2));
     }
-    guard_.reset();
-    ioc_.stop();
+    for (auto& g : guards_) g.reset();
+    for (auto& ioc : iocs_) ioc->stop();
     for (auto& t : threads_) {
       if (t.joinable()) t.join();
     }
@@ -106,8 +107,11 @@ class ServerImpl : public HttpServer {
     return out;
   }
 
+  // The acceptor runs on the first context's thread; each connection goes
+  // to the next context in turn and stays there (see the note on iocs_).
   void accept() {
-    acceptor_.async_accept(net::make_strand(ioc_), [this](beast::error_code ec, tcp::socket socket) {
+    net::io_context& ctx = *iocs_[next_ctx_++ % iocs_.size()];
+    acceptor_.async_accept(ctx, [this](beast::error_code ec, tcp::socket socket) {
       if (ec == net::error::operation_aborted || shared_->stopping) return;
       if (ec) {
         backoff_.expires_after(kAcceptBackoff);
@@ -139,11 +143,26 @@ class ServerImpl : public HttpServer {
     s->start();
   }
 
+  static std::vector<std::unique_ptr<net::io_context>> make_contexts(int n) {
+    std::vector<std::unique_ptr<net::io_context>> out;
+    // Concurrency hint 1: one thread runs each context, so a handler's own
+    // posts (a reply written from the handler, a completed read or write) go
+    // to that thread's private queue without waking anyone.
+    for (int i = 0; i < n; ++i) out.push_back(std::make_unique<net::io_context>(1));
+    return out;
+  }
+
   std::shared_ptr<ServerShared> shared_;
-  // The io_context before everything that uses it (destroyed after them),
-  // after shared_ (its pending handlers hold sessions that touch shared_).
-  net::io_context ioc_;
-  net::executor_work_guard<net::io_context::executor_type> guard_;
+  // One io_context per I/O thread, each run by its thread alone: a
+  // connection is read, served and written on one thread. With one context
+  // shared by N threads every post (a reply, a read's completion) could wake
+  // another thread, and the two I/O threads woke each other for every reply
+  // (docs/performance.md, "HTTP"). The contexts come before everything that
+  // uses them (destroyed after them), after shared_ (their pending handlers
+  // hold sessions that touch shared_).
+  std::vector<std::unique_ptr<net::io_context>> iocs_;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> guards_;
+  size_t next_ctx_ = 0;  // acceptor thread only
   tcp::acceptor acceptor_;
   net::steady_timer backoff_;
   std::vector<std::thread> threads_;

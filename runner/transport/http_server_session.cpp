@@ -75,7 +75,7 @@ std::string make_chunk(const std::string& bytes) {
 Exchange::Exchange(std::weak_ptr<Session> session, ServerRequest request, bool keep_alive)
     : session_(std::move(session)), request_(std::move(request)), keep_alive_(keep_alive) {}
 
-bool Exchange::send(std::string bytes, After after, bool capped) {
+bool Exchange::send(std::unique_lock<std::mutex>& lk, std::string bytes, After after, bool capped) {
   // Called with mu_ held: stop() marks us closed under the same mutex, so no
   // post can race with the io_context's destruction.
   auto s = session_.lock();
@@ -84,21 +84,32 @@ bool Exchange::send(std::string bytes, After after, bool capped) {
     net::post(s->executor(), [s] { s->close_now(); });
     return false;
   }
+  if (!bytes.empty() && s->on_own_thread()) {
+    // A handler answering at once, or a stream's ready events sent from the
+    // I/O thread: queued and written from here, no post and no wake-up.
+    // Bytes queued by other threads before are already in out_ (posts run
+    // on this thread, which is busy here). Unlocked first: nothing here
+    // takes mu_ again (non-empty bytes never complete the exchange before
+    // their write does), but the writer must not run under our lock.
+    lk.unlock();
+    s->enqueue(std::move(bytes), after);
+    return true;
+  }
   net::post(s->executor(), [s, bytes = std::move(bytes), after]() mutable { s->enqueue(std::move(bytes), after); });
   return true;
 }
 
 void Exchange::reply(ServerReply r) {
-  std::lock_guard<std::mutex> lk(mu_);
+  std::unique_lock<std::mutex> lk(mu_);
   if (state_ != State::kPending || closed_) return;
   state_ = State::kReplied;
   bool close = r.close || !keep_alive_;
   std::string bytes = serialize_reply(request_, r, close);
-  send(std::move(bytes), close ? After::kDoneClose : After::kDone, false);
+  send(lk, std::move(bytes), close ? After::kDoneClose : After::kDone, false);
 }
 
 bool Exchange::start_stream(int status, HeaderList headers) {
-  std::lock_guard<std::mutex> lk(mu_);
+  std::unique_lock<std::mutex> lk(mu_);
   if (state_ != State::kPending || closed_) return false;
   state_ = State::kStreaming;
   http::response<http::empty_body> res;
@@ -112,30 +123,30 @@ bool Exchange::start_stream(int status, HeaderList headers) {
   res.keep_alive(keep_alive_);
   std::ostringstream os;
   os << res.base();
-  return send(os.str(), After::kNone, false);
+  return send(lk, os.str(), After::kNone, false);
 }
 
 bool Exchange::write(std::string bytes) {
-  std::lock_guard<std::mutex> lk(mu_);
+  std::unique_lock<std::mutex> lk(mu_);
   if (state_ != State::kStreaming || closed_) return false;
   if (bytes.empty()) return true;  // an empty chunk would end the body
   if (chunked_) bytes = make_chunk(bytes);
-  return send(std::move(bytes), After::kNone, true);
+  return send(lk, std::move(bytes), After::kNone, true);
 }
 
 void Exchange::end() {
-  std::lock_guard<std::mutex> lk(mu_);
+  std::unique_lock<std::mutex> lk(mu_);
   if (state_ != State::kStreaming || closed_) return;
   state_ = State::kEnded;
   std::string last = chunked_ ? beast::buffers_to_string(http::make_chunk_last()) : std::string();
-  send(std::move(last), keep_alive_ ? After::kDone : After::kDoneClose, false);
+  send(lk, std::move(last), keep_alive_ ? After::kDone : After::kDoneClose, false);
 }
 
 void Exchange::abort() {
-  std::lock_guard<std::mutex> lk(mu_);
+  std::unique_lock<std::mutex> lk(mu_);
   if (state_ == State::kEnded || closed_) return;
   state_ = State::kEnded;
-  send(std::string(), After::kClose, false);
+  send(lk, std::string(), After::kClose, false);
 }
 
 void Exchange::on_close(std::function<void()> fn) {
@@ -173,6 +184,7 @@ void Exchange::mark_completed() {
 
 Session::Session(tcp::socket socket, std::shared_ptr<ServerShared> shared)
     : socket_(std::move(socket)), timer_(socket_.get_executor()), shared_(std::move(shared)) {
+  if (auto* e = socket_.get_executor().target<net::io_context::executor_type>()) own_ = *e;
   beast::error_code ec;
   auto ep = socket_.remote_endpoint(ec);
   if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
@@ -243,7 +255,11 @@ void Session::on_read_some(beast::error_code ec, size_t n) {
   // While a request is handled the read only watches for the client leaving;
   // pipelined bytes wait in the buffer for the next parse.
   if (busy_) return;
-  parse();
+  if (parser_) {
+    feed();  // more of the request being read
+  } else {
+    parse();
+  }
 }
 
 void Session::parse() {
@@ -251,36 +267,52 @@ void Session::parse() {
   parser_.emplace();
   parser_->header_limit(static_cast<uint32_t>(std::min<size_t>(shared_->options.max_header, UINT32_MAX)));
   parser_->body_limit(static_cast<uint64_t>(shared_->options.max_body));
-  http::async_read_header(socket_, buffer_, *parser_,
-                          [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+  parser_->eager(false);  // stop after the header: Expect: 100-continue is answered before the body
+  feed();
 }
 
-void Session::on_header(beast::error_code ec) {
-  if (ec || closed_) {
-    on_parsed(ec);
-    return;
+// Gives the parser what the buffer holds and reads more only when it needs
+// more: a request already whole in the buffer is parsed here, with no
+// composed read operation and no posted completion (Beast's async_read_header
+// and async_read posted one each). The parser enforces the header and body
+// limits (431, 413) as Beast's reads did. Bounded: each pass consumes
+// buffered bytes or turns the parser to the body (once), else it returns.
+void Session::feed() {
+  for (;;) {
+    if (buffer_.size() == 0) {
+      read_some();
+      return;
+    }
+    beast::error_code ec;
+    size_t used = parser_->put(buffer_.data(), ec);
+    buffer_.consume(used);
+    if (ec == http::error::need_more) {
+      read_some();
+      return;
+    }
+    if (ec) return on_parsed(ec);
+    if (parser_->is_done()) return on_parsed(ec);
+    if (parser_->is_header_done() && !parser_->eager()) {
+      parser_->eager(true);  // from now on put() takes body bytes as well
+      const auto& req = parser_->get();
+      auto expect = req.find(http::field::expect);
+      if (expect != req.end() && iequals(expect->value(), "100-continue")) {
+        continue_bytes_ = "HTTP/1.1 100 Continue\r\n\r\n";
+        net::async_write(socket_, net::buffer(continue_bytes_),
+                         [self = shared_from_this()](beast::error_code wec, size_t) {
+                           if (wec) {
+                             self->close_now();
+                             return;
+                           }
+                           if (!self->closed_) self->feed();
+                         });
+        return;
+      }
+      continue;
+    }
+    if (used == 0) break;  // no progress: wait for more bytes
   }
-  const auto& req = parser_->get();
-  auto expect = req.find(http::field::expect);
-  if (expect != req.end() && iequals(expect->value(), "100-continue") && !parser_->is_done()) {
-    continue_bytes_ = "HTTP/1.1 100 Continue\r\n\r\n";
-    net::async_write(socket_, net::buffer(continue_bytes_),
-                     [self = shared_from_this()](beast::error_code wec, size_t) {
-                       if (wec) {
-                         self->close_now();
-                         return;
-                       }
-                       self->read_body();
-                     });
-    return;
-  }
-  read_body();
-}
-
-void Session::read_body() {
-  if (closed_) return;
-  http::async_read(socket_, buffer_, *parser_,
-                   [self = shared_from_this()](beast::error_code ec, size_t) { self->on_parsed(ec); });
+  read_some();
 }
 
 void Session::on_parsed(beast::error_code ec) {
@@ -425,6 +457,7 @@ void Session::close_now() {
   if (closed_) return;
   closed_ = true;
   disarm_timer();
+  timer_.cancel();  // the pending wait holds this session
   beast::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);
@@ -433,16 +466,34 @@ void Session::close_now() {
 }
 
 void Session::arm_timer(core::Millis d) {
-  uint64_t gen = ++timer_gen_;
-  timer_.expires_after(d);
-  timer_.async_wait([self = shared_from_this(), gen](beast::error_code ec) {
-    if (!ec && gen == self->timer_gen_) self->close_now();
-  });
+  deadline_ = net::steady_timer::clock_type::now() + d;
+  timer_on_ = true;
+  if (timer_waiting_ && timer_.expiry() <= deadline_) return;  // fires first, then waits again
+  wait_timer();
 }
 
-void Session::disarm_timer() {
-  ++timer_gen_;
-  timer_.cancel();
+// (Re)starts the wait for deadline_; a wait still pending is cancelled and
+// its handler, of an older generation, does nothing.
+void Session::wait_timer() {
+  uint64_t gen = ++timer_gen_;
+  timer_waiting_ = true;
+  timer_.expires_at(deadline_);
+  timer_.async_wait([self = shared_from_this(), gen](beast::error_code ec) { self->on_timer(ec, gen); });
 }
+
+void Session::on_timer(beast::error_code ec, uint64_t gen) {
+  if (gen != timer_gen_) return;
+  timer_waiting_ = false;
+  if (ec || closed_ || !timer_on_) return;
+  if (net::steady_timer::clock_type::now() >= deadline_) {
+    close_now();
+  } else {
+    wait_timer();  // the deadline moved on since this wait began
+  }
+}
+
+// Leaves a pending wait in place (it finds the timer off when it fires):
+// the next arm_timer() usually needs no new wait.
+void Session::disarm_timer() { timer_on_ = false; }
 
 }  // namespace a2a::transport::detail

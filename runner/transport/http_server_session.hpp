@@ -70,8 +70,10 @@ class Exchange : public HttpExchange {
 
  private:
   enum class State { kPending, kReplied, kStreaming, kEnded };
-  // Posts `bytes` to the session's writer; false when the session is gone or over its cap.
-  bool send(std::string bytes, After after, bool capped);
+  // Hands `bytes` to the session's writer: at once on the connection's own
+  // thread (`lk`, holding mu_, is released first), else posted to it. false
+  // when the session is gone or over its cap.
+  bool send(std::unique_lock<std::mutex>& lk, std::string bytes, After after, bool capped);
 
   mutable std::mutex mu_;
   State state_ = State::kPending;
@@ -91,6 +93,8 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void start();  // any thread
   net::any_io_executor executor() { return socket_.get_executor(); }
+  // True on the thread that runs this connection's io_context.
+  bool on_own_thread() const { return own_ && own_->running_in_this_thread(); }
   // Any thread: accounts bytes about to be queued; false past max_queued_bytes.
   bool reserve(size_t n, bool capped);
 
@@ -103,8 +107,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void read_some();
   void on_read_some(beast::error_code ec, size_t n);
   void parse();
-  void on_header(beast::error_code ec);
-  void read_body();
+  void feed();
   void on_parsed(beast::error_code ec);
   void dispatch();
   void protocol_error(int status, std::string_view why);
@@ -113,10 +116,20 @@ class Session : public std::enable_shared_from_this<Session> {
   void finish_exchange(After after);
   void linger_close();
   void arm_timer(core::Millis d);
+  void wait_timer();
+  void on_timer(beast::error_code ec, uint64_t gen);
   void disarm_timer();
 
   tcp::socket socket_;
+  std::optional<net::io_context::executor_type> own_;  // unset when the socket's executor is not a bare io_context's
+  // One timer for the request and idle timeouts: arm_timer() moves deadline_
+  // and re-waits only when the pending wait would fire after it; a wait that
+  // fires early waits again (docs/performance.md, "HTTP": no timer system
+  // call and no cancelled handler per request).
   net::steady_timer timer_;
+  net::steady_timer::time_point deadline_{};
+  bool timer_on_ = false;       // deadline_ applies
+  bool timer_waiting_ = false;  // an async_wait is pending
   std::shared_ptr<ServerShared> shared_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
