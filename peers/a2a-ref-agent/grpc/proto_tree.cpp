@@ -471,6 +471,7 @@ class ProtoSax {
  private:
   enum class Kind { kMessage, kRepeated, kStruct, kList };
   struct Frame {
+    explicit Frame(Kind k, pb::Message* m = nullptr, const FD* f = nullptr) : kind(k), msg(m), field(f) {}
     Kind kind;
     pb::Message* msg = nullptr;  // kMessage: the message; kRepeated: the field's owner
     const FD* field = nullptr;   // kMessage: the field the last key named; kRepeated: the field

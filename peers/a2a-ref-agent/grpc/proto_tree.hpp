@@ -34,8 +34,8 @@ std::optional<nlohmann::json> proto_to_tree(const google::protobuf::Message& msg
 // `msg` is then unspecified and the caller takes the slow path.
 bool tree_to_proto(const nlohmann::json& value, google::protobuf::Message& msg);
 
-// tree_to_proto(nlohmann::json::parse(text), msg) without the tree: the
-// message is set from the parser's events (nlohmann's SAX interface). False
+// tree_to_proto(nlohmann::json::parse(text), msg) without the tree: `msg`
+// (empty on entry) is set from the parser's events (nlohmann's SAX interface). False
 // (`msg` then unspecified) for text that does not parse and for whatever
 // this does not set exactly as tree_to_proto would (a member named twice,
 // an unusual shape): the caller then parses the tree and takes that path.
