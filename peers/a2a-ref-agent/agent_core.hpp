@@ -38,6 +38,8 @@ struct AgentConfig {
 };
 
 struct CoreState;
+struct TaskRecord;
+struct TaskView;
 
 class AgentCore {
  public:
@@ -61,6 +63,15 @@ class AgentCore {
   // The same for params the binding gives up (parsed for this call only): a
   // SendMessage moves its message into the task instead of copying it.
   CallText call_text(model::Operation op, Json&& params);
+
+  // GetTask for a binding that encodes the task itself straight from the
+  // store, with no tree copied out (the gRPC binding: docs/grpc.md,
+  // "Conversion"). `render` sees the task's record and view with the store
+  // locked (it must not block) and returns false when it cannot encode them.
+  // True when `render` ran and returned true; false when the binding must
+  // call(op, params) instead: an error to answer, a fault or a choice that
+  // reshapes results, or `render` declined.
+  bool render_task(const Json& params, const std::function<bool(const TaskRecord&, const TaskView&)>& render);
   // False when call(op, params) certainly returns without waiting (all but
   // a blocking SendMessage that starts or continues a task), so a binding
   // may run it on its I/O thread.

@@ -79,6 +79,22 @@ class TaskStream : public EventStream {
     return item;
   }
 
+  StreamItem next_view_or_text(core::Deadline deadline, const std::function<void(const Json&)>& view,
+                               const std::function<void(std::string_view)>& text) override {
+    if (faults_.any()) return EventStream::next_view_or_text(deadline, view, text);
+    auto lk = store_.lock();
+    const LogEntry* e = nullptr;
+    StreamItem item = take(lk, deadline, e);
+    if (item.kind == StreamItem::Kind::kEvent) {
+      if (e) {
+        text(e->event);
+      } else {
+        view(item.event);
+      }
+    }
+    return item;
+  }
+
   void cancel() override {
     auto lk = store_.lock();
     canceled_ = true;

@@ -46,6 +46,15 @@ class EventStream {
   // null). A task's logged events are kept as text and shown as they are
   // (task_store.hpp). `text` may run with the store locked: it must not block.
   virtual StreamItem next_text(core::Deadline deadline, const std::function<void(std::string_view)>& text);
+  // Like next_view(), but an event the stream keeps as text (a task's
+  // logged events, when no output fault reshapes them) is shown to `text`
+  // as it was logged, not parsed into a tree; the others go to `view`.
+  // Default: next_view(). Both may run with the store locked: no blocking.
+  virtual StreamItem next_view_or_text(core::Deadline deadline, const std::function<void(const Json&)>& view,
+                                       const std::function<void(std::string_view)>& text) {
+    (void)text;
+    return next_view(deadline, view);
+  }
   // Ends the stream: the next next() returns kEnd. Thread-safe.
   virtual void cancel() = 0;
 };

@@ -16,6 +16,7 @@
 #include "peers/a2a-ref-agent/grpc/grpc_faults.hpp"
 #include "peers/a2a-ref-agent/grpc/h2_server.hpp"
 #include "peers/a2a-ref-agent/grpc/proto_tree.hpp"
+#include "peers/a2a-ref-agent/task_store.hpp"
 #include "peers/a2a-ref-agent/worker_pool.hpp"
 #include "runner/grpc/proto_json.hpp"
 #include "runner/jsonrpc/errors.hpp"
@@ -216,6 +217,30 @@ class Call : public h2::Reactor {
     return grpcwire::binary_to_json(*t.method->input_type(), std::string(bytes));
   }
 
+  // `msg` serialized into `out` after h2::kFrameRoom bytes (the message prefix).
+  static bool serialize(const pb::Message& msg, std::string& out) {
+    size_t n = msg.ByteSizeLong();
+    out.resize(h2::kFrameRoom + n);
+    return msg.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(out.data() + h2::kFrameRoom)) ==
+           reinterpret_cast<uint8_t*>(out.data() + out.size());
+  }
+
+  // `text` (a JSON value, as the core logs events) as a message like
+  // `type` into `out`: straight from the text (proto_tree.hpp
+  // text_to_proto), else parsed into a tree and encoded as before.
+  std::optional<WireStatus> encode_text(const pb::Message& type, std::string_view text, std::string& out) {
+    {
+      std::array<char, kArenaBlock> block;
+      pb::ArenaOptions ao;
+      ao.initial_block = block.data();
+      ao.initial_block_size = block.size();
+      pb::Arena arena(ao);
+      pb::Message* msg = type.New(&arena);
+      if (text_to_proto(text, *msg) && serialize(*msg, out)) return std::nullopt;
+    }
+    return encode(type, Json::parse(text), out);
+  }
+
   // `value` as a message like `type` into `out` (after h2::kFrameRoom bytes
   // for the message prefix); else the INTERNAL status to end with.
   std::optional<WireStatus> encode(const pb::Message& type, const Json& value, std::string& out) {
@@ -226,13 +251,7 @@ class Call : public h2::Reactor {
       ao.initial_block_size = block.size();
       pb::Arena arena(ao);
       pb::Message* msg = type.New(&arena);
-      if (tree_to_proto(value, *msg)) {
-        size_t n = msg->ByteSizeLong();
-        out.resize(h2::kFrameRoom + n);
-        if (msg->SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(out.data() + h2::kFrameRoom)) ==
-            reinterpret_cast<uint8_t*>(out.data() + out.size()))
-          return std::nullopt;
-      }
+      if (tree_to_proto(value, *msg) && serialize(*msg, out)) return std::nullopt;
     }
     // Members the proto does not know (the legal variation's) have no binary form.
     auto bytes = grpcwire::json_to_binary(*type.GetDescriptor(), value, true);
@@ -268,7 +287,33 @@ class Call : public h2::Reactor {
       finish({grpcwire::kResourceExhausted, "Server overloaded: too many calls in flight", ""});
   }
 
+  // GetTask encoded straight from the store (AgentCore::render_task,
+  // proto_tree.hpp task_to_proto); false: answer() as for every call.
+  bool answer_task(AgentCore& core, const MethodTypes& t, const Json& params) {
+    std::string out;
+    bool done = false;
+    {
+      std::array<char, kArenaBlock> block;
+      pb::ArenaOptions ao;
+      ao.initial_block = block.data();
+      ao.initial_block_size = block.size();
+      pb::Arena arena(ao);
+      pb::Message* msg = t.output->New(&arena);
+      if (!core.render_task(params, [&](const TaskRecord& r, const TaskView& v) { return task_to_proto(r, v, *msg); }))
+        return false;
+      done = serialize(*msg, out);
+    }
+    if (!done) return false;
+    if (cancelled()) {
+      finish_cancelled();
+      return true;
+    }
+    call_.write_and_finish(std::move(out), WireStatus{grpcwire::kOk, "", ""});
+    return true;
+  }
+
   void answer(AgentCore& core, const MethodTypes& t, const Json& params) {
+    if (*op_ == model::Operation::kGetTask && answer_task(core, t, params)) return;
     CallResult r = core.call(*op_, params);
     if (cancelled()) return finish_cancelled();
     if (!r.ok()) return finish_error(r.error());
@@ -283,7 +328,9 @@ class Call : public h2::Reactor {
   // when the event has no binary form.
   StreamItem next_encoded(EventStream& stream, const pb::Message& type, core::Deadline deadline, std::string& out,
                           std::optional<WireStatus>& bad) {
-    return stream.next_view(deadline, [&](const Json& event) { bad = encode(type, event, out); });
+    return stream.next_view_or_text(
+        deadline, [&](const Json& event) { bad = encode(type, event, out); },
+        [&](std::string_view event) { bad = encode_text(type, event, out); });
   }
 
   // How a stream ends on kEnd or kError.

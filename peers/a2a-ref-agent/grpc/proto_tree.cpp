@@ -1,7 +1,10 @@
 #include "peers/a2a-ref-agent/grpc/proto_tree.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,7 @@
 #include <google/protobuf/timestamp.pb.h>
 #include <google/protobuf/util/time_util.h>
 
+#include "peers/a2a-ref-agent/task_store.hpp"
 #include "runner/result/utf8.hpp"
 
 namespace a2a::agent {
@@ -24,6 +28,23 @@ using FD = pb::FieldDescriptor;
 // Struct numbers above this are refused by protobuf's parser when they come as
 // JSON integers (they lose precision as a double); left to the slow path.
 constexpr double kExactDoubleInt = 9007199254740992.0;  // 2^53
+
+// result::valid_utf8, with ASCII (always valid) passed eight bytes at a
+// step: the strings of A2A messages are mostly ASCII, and decoding each
+// code point was 5 to 8 % of a GetTask (docs/performance.md, "gRPC").
+bool utf8_ok(std::string_view s) {
+  const char* p = s.data();
+  size_t n = s.size(), i = 0;
+  uint64_t high = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    high |= w;
+  }
+  for (; i < n; ++i) high |= static_cast<unsigned char>(p[i]);
+  if ((high & 0x8080808080808080ULL) == 0) return true;
+  return result::valid_utf8(s);
+}
 
 // ---- message -> tree ----
 
@@ -45,7 +66,7 @@ bool value_to_tree(const pb::Value& v, Json& out);
 bool struct_to_tree(const pb::Struct& s, Json& out) {
   out = Json::object();
   for (const auto& kv : s.fields()) {
-    if (!result::valid_utf8(kv.first)) return false;
+    if (!utf8_ok(kv.first)) return false;
     if (!value_to_tree(kv.second, out[kv.first])) return false;
   }
   return true;
@@ -65,7 +86,7 @@ bool value_to_tree(const pb::Value& v, Json& out) {
     case pb::Value::kNullValue: out = nullptr; return true;
     case pb::Value::kNumberValue: return double_to_tree(v.number_value(), out);
     case pb::Value::kStringValue:
-      if (!result::valid_utf8(v.string_value())) return false;
+      if (!utf8_ok(v.string_value())) return false;
       out = v.string_value();
       return true;
     case pb::Value::kBoolValue: out = v.bool_value(); return true;
@@ -125,7 +146,7 @@ bool field_to_tree(const pb::Message& m, const FD* f, int i, Json& out) {
       if (f->type() == FD::TYPE_BYTES) return false;  // base64: the slow path
       std::string scratch;
       const std::string& s = rep ? r->GetRepeatedStringReference(m, f, i, &scratch) : r->GetStringReference(m, f, &scratch);
-      if (!result::valid_utf8(s)) return false;
+      if (!utf8_ok(s)) return false;
       out = s;
       return true;
     }
@@ -161,28 +182,30 @@ bool message_to_tree(const pb::Message& m, Json& out) {
 
 // ---- tree -> message ----
 
-bool tree_to_message(const Json& j, pb::Message& m);
+// `checked`: the strings are known to be UTF-8 already (text_to_proto: nlohmann's
+// lexer checked them), so they are not checked again.
+bool tree_to_message(const Json& j, pb::Message& m, bool checked = false);
 
-bool tree_to_value(const Json& j, pb::Value& v);
+bool tree_to_value(const Json& j, pb::Value& v, bool checked = false);
 
-bool tree_to_struct(const Json& j, pb::Struct& s) {
+bool tree_to_struct(const Json& j, pb::Struct& s, bool checked) {
   if (!j.is_object()) return false;
   auto& fields = *s.mutable_fields();
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!result::valid_utf8(it.key())) return false;
-    if (!tree_to_value(it.value(), fields[it.key()])) return false;
+    if (!checked && !utf8_ok(it.key())) return false;
+    if (!tree_to_value(it.value(), fields[it.key()], checked)) return false;
   }
   return true;
 }
 
-bool tree_to_list(const Json& j, pb::ListValue& l) {
+bool tree_to_list(const Json& j, pb::ListValue& l, bool checked) {
   if (!j.is_array()) return false;
   for (const Json& e : j)
-    if (!tree_to_value(e, *l.add_values())) return false;
+    if (!tree_to_value(e, *l.add_values(), checked)) return false;
   return true;
 }
 
-bool tree_to_value(const Json& j, pb::Value& v) {
+bool tree_to_value(const Json& j, pb::Value& v, bool checked) {
   switch (j.type()) {
     case Json::value_t::null: v.set_null_value(pb::NULL_VALUE); return true;
     case Json::value_t::boolean: v.set_bool_value(j.get<bool>()); return true;
@@ -206,17 +229,17 @@ bool tree_to_value(const Json& j, pb::Value& v) {
     }
     case Json::value_t::string: {
       const auto& s = j.get_ref<const std::string&>();
-      if (!result::valid_utf8(s)) return false;
+      if (!checked && !utf8_ok(s)) return false;
       v.set_string_value(s);
       return true;
     }
-    case Json::value_t::array: return tree_to_list(j, *v.mutable_list_value());
-    case Json::value_t::object: return tree_to_struct(j, *v.mutable_struct_value());
+    case Json::value_t::array: return tree_to_list(j, *v.mutable_list_value(), checked);
+    case Json::value_t::object: return tree_to_struct(j, *v.mutable_struct_value(), checked);
     default: return false;
   }
 }
 
-bool tree_to_wkt(const Json& j, pb::Message& m) {
+bool tree_to_wkt(const Json& j, pb::Message& m, bool checked) {
   const pb::Descriptor* d = m.GetDescriptor();
   if (d == pb::Timestamp::descriptor()) {
     auto* t = dynamic_cast<pb::Timestamp*>(&m);
@@ -231,15 +254,15 @@ bool tree_to_wkt(const Json& j, pb::Message& m) {
   }
   if (d == pb::Struct::descriptor()) {
     auto* s = dynamic_cast<pb::Struct*>(&m);
-    return s && tree_to_struct(j, *s);
+    return s && tree_to_struct(j, *s, checked);
   }
   if (d == pb::Value::descriptor()) {
     auto* v = dynamic_cast<pb::Value*>(&m);
-    return v && !j.is_null() && tree_to_value(j, *v);
+    return v && !j.is_null() && tree_to_value(j, *v, checked);
   }
   if (d == pb::ListValue::descriptor()) {
     auto* l = dynamic_cast<pb::ListValue*>(&m);
-    return l && tree_to_list(j, *l);
+    return l && tree_to_list(j, *l, checked);
   }
   return false;
 }
@@ -258,7 +281,7 @@ bool integer_of(const Json& j, int64_t lo, uint64_t hi, int64_t& out_signed, uin
 }
 
 // Sets (or adds, when repeated) one value of field `f`.
-bool tree_to_field(const Json& j, pb::Message& m, const FD* f) {
+bool tree_to_field(const Json& j, pb::Message& m, const FD* f, bool checked = false) {
   const pb::Reflection* r = m.GetReflection();
   bool rep = f->is_repeated();
   int64_t s = 0;
@@ -301,12 +324,12 @@ bool tree_to_field(const Json& j, pb::Message& m, const FD* f) {
     case FD::CPPTYPE_STRING: {
       if (f->type() == FD::TYPE_BYTES || !j.is_string()) return false;
       const auto& str = j.get_ref<const std::string&>();
-      if (!result::valid_utf8(str)) return false;
+      if (!checked && !utf8_ok(str)) return false;
       rep ? r->AddString(&m, f, str) : r->SetString(&m, f, str);
       return true;
     }
     case FD::CPPTYPE_MESSAGE:
-      return tree_to_message(j, rep ? *r->AddMessage(&m, f) : *r->MutableMessage(&m, f));
+      return tree_to_message(j, rep ? *r->AddMessage(&m, f) : *r->MutableMessage(&m, f), checked);
     case FD::CPPTYPE_FLOAT: return false;
   }
   return false;
@@ -320,9 +343,9 @@ const FD* field_named(const pb::Descriptor& d, const std::string& key) {
   return f;
 }
 
-bool tree_to_message(const Json& j, pb::Message& m) {
+bool tree_to_message(const Json& j, pb::Message& m, bool checked) {
   const pb::Descriptor* d = m.GetDescriptor();
-  if (d->file()->package() == "google.protobuf") return tree_to_wkt(j, m);
+  if (d->file()->package() == "google.protobuf") return tree_to_wkt(j, m, checked);
   if (!j.is_object() || d->field_count() > 64) return false;
   const pb::Reflection* r = m.GetReflection();
   uint64_t seen = 0;  // one bit per field index: a field named twice (json and proto name) is the slow path's
@@ -338,11 +361,220 @@ bool tree_to_message(const Json& j, pb::Message& m) {
     if (f->is_repeated()) {
       if (!v.is_array()) return false;
       for (const Json& e : v)
-        if (e.is_null() || !tree_to_field(e, m, f)) return false;
-    } else if (!tree_to_field(v, m, f)) {
+        if (e.is_null() || !tree_to_field(e, m, f, checked)) return false;
+    } else if (!tree_to_field(v, m, f, checked)) {
       return false;
     }
   }
+  return true;
+}
+
+// ---- JSON text -> message, no tree ----
+
+// nlohmann's SAX events set the message as tree_to_message would set it
+// from Json::parse of the same text. Any event this does not handle exactly
+// answers false: sax_parse stops and the caller takes the tree path, so
+// what is unusual costs the old price and never a different answer. Scalars
+// go through tree_to_field / tree_to_value (one small Json each), with the
+// UTF-8 check left out: the lexer has already refused invalid UTF-8.
+class ProtoSax {
+ public:
+  explicit ProtoSax(pb::Message& root) : root_(root) { stack_.reserve(16); }
+
+  bool null() { return scalar(Json(nullptr)); }
+  bool boolean(bool b) { return scalar(Json(b)); }
+  bool number_integer(Json::number_integer_t v) { return scalar(Json(v)); }
+  bool number_unsigned(Json::number_unsigned_t v) { return scalar(Json(v)); }
+  bool number_float(Json::number_float_t v, const Json::string_t&) { return scalar(Json(v)); }
+  bool string(Json::string_t& v) { return scalar(Json(std::move(v))); }
+  bool binary(Json::binary_t&) { return false; }
+
+  bool start_object(std::size_t) {
+    if (stack_.empty()) {
+      if (started_) return false;
+      started_ = true;
+      return open_message(&root_);
+    }
+    Frame& t = stack_.back();
+    switch (t.kind) {
+      case Kind::kMessage: {
+        const FD* f = t.field;
+        if (!f || f->is_repeated() || f->cpp_type() != FD::CPPTYPE_MESSAGE || !oneof_free(*t.msg, f)) return false;
+        return open_message(t.msg->GetReflection()->MutableMessage(t.msg, f));
+      }
+      case Kind::kRepeated:
+        if (t.field->cpp_type() != FD::CPPTYPE_MESSAGE) return false;
+        return open_message(t.msg->GetReflection()->AddMessage(t.msg, t.field));
+      case Kind::kStruct: return push_struct((*t.st->mutable_fields())[t.key].mutable_struct_value());
+      case Kind::kList: return push_struct(t.list->add_values()->mutable_struct_value());
+    }
+    return false;
+  }
+
+  bool key(Json::string_t& k) {
+    Frame& t = stack_.back();
+    if (t.kind == Kind::kMessage) {
+      const FD* f = field_named(*t.msg->GetDescriptor(), k);
+      if (!f || f->is_map()) return false;
+      uint64_t bit = uint64_t{1} << f->index();
+      if (t.seen & bit) return false;  // named twice: the tree keeps one of them
+      t.seen |= bit;
+      t.field = f;
+      return true;
+    }
+    if (t.kind != Kind::kStruct || t.st->fields().count(k) > 0) return false;
+    t.key = std::move(k);
+    return true;
+  }
+
+  bool end_object() {
+    stack_.pop_back();
+    return true;
+  }
+
+  bool start_array(std::size_t) {
+    if (stack_.empty()) return false;
+    Frame& t = stack_.back();
+    switch (t.kind) {
+      case Kind::kMessage: {
+        const FD* f = t.field;
+        if (!f) return false;
+        if (f->is_repeated()) return push(Frame{Kind::kRepeated, t.msg, f});
+        if (f->cpp_type() != FD::CPPTYPE_MESSAGE || !oneof_free(*t.msg, f)) return false;
+        pb::Message* sub = t.msg->GetReflection()->MutableMessage(t.msg, f);
+        if (sub->GetDescriptor() == pb::ListValue::descriptor()) {
+          auto* l = dynamic_cast<pb::ListValue*>(sub);
+          return l && push_list(l);
+        }
+        if (sub->GetDescriptor() == pb::Value::descriptor()) {
+          auto* v = dynamic_cast<pb::Value*>(sub);
+          return v && push_list(v->mutable_list_value());
+        }
+        return false;
+      }
+      case Kind::kRepeated: return false;
+      case Kind::kStruct: return push_list((*t.st->mutable_fields())[t.key].mutable_list_value());
+      case Kind::kList: return push_list(t.list->add_values()->mutable_list_value());
+    }
+    return false;
+  }
+
+  bool end_array() {
+    stack_.pop_back();
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+  bool complete() const { return started_ && stack_.empty(); }
+
+ private:
+  enum class Kind { kMessage, kRepeated, kStruct, kList };
+  struct Frame {
+    explicit Frame(Kind k, pb::Message* m = nullptr, const FD* f = nullptr) : kind(k), msg(m), field(f) {}
+    Kind kind;
+    pb::Message* msg = nullptr;  // kMessage: the message; kRepeated: the field's owner
+    const FD* field = nullptr;   // kMessage: the field the last key named; kRepeated: the field
+    uint64_t seen = 0;           // kMessage: one bit per field index named
+    pb::Struct* st = nullptr;    // kStruct, and the key of the member to come
+    std::string key;
+    pb::ListValue* list = nullptr;  // kList
+  };
+
+  bool push(Frame f) {
+    if (stack_.size() >= kMaxDepth) return false;
+    stack_.push_back(std::move(f));
+    return true;
+  }
+  bool push_struct(pb::Struct* s) {
+    Frame f{Kind::kStruct};
+    f.st = s;
+    return push(std::move(f));
+  }
+  bool push_list(pb::ListValue* l) {
+    Frame f{Kind::kList};
+    f.list = l;
+    return push(std::move(f));
+  }
+
+  // Two members of one oneof: an error for the parser (tree_to_message).
+  static bool oneof_free(const pb::Message& m, const FD* f) {
+    const pb::OneofDescriptor* oneof = f->real_containing_oneof();
+    return !oneof || !m.GetReflection()->HasOneof(m, oneof);
+  }
+
+  // An object for message `m`: as tree_to_message / tree_to_wkt take one.
+  bool open_message(pb::Message* m) {
+    const pb::Descriptor* d = m->GetDescriptor();
+    if (d->file()->package() == "google.protobuf") {
+      if (d == pb::Struct::descriptor()) {
+        auto* s = dynamic_cast<pb::Struct*>(m);
+        return s && push_struct(s);
+      }
+      if (d == pb::Value::descriptor()) {
+        auto* v = dynamic_cast<pb::Value*>(m);
+        return v && push_struct(v->mutable_struct_value());
+      }
+      return false;  // a Timestamp or ListValue given an object; other types: the tree path
+    }
+    if (d->field_count() > 64) return false;
+    return push(Frame{Kind::kMessage, m});
+  }
+
+  bool scalar(const Json& j) {
+    if (stack_.empty()) return false;
+    Frame& t = stack_.back();
+    switch (t.kind) {
+      case Kind::kMessage: {
+        const FD* f = t.field;
+        if (!f || f->is_repeated() || j.is_null() || !oneof_free(*t.msg, f)) return false;
+        return tree_to_field(j, *t.msg, f, true);
+      }
+      case Kind::kRepeated: return !j.is_null() && tree_to_field(j, *t.msg, t.field, true);
+      case Kind::kStruct: return tree_to_value(j, (*t.st->mutable_fields())[t.key], true);
+      case Kind::kList: return tree_to_value(j, *t.list->add_values(), true);
+    }
+    return false;
+  }
+
+  static constexpr size_t kMaxDepth = 64;
+  pb::Message& root_;
+  std::vector<Frame> stack_;
+  bool started_ = false;
+};
+
+// task_json(r, view) given to tree_to_message, without the tree: the same
+// members in the same checks (task_store.cpp task_json, model::make_task).
+bool task_to_message(const TaskRecord& r, const TaskView& view, pb::Message& m) {
+  const pb::Descriptor* d = m.GetDescriptor();
+  const pb::Reflection* refl = m.GetReflection();
+  const FD* id = d->FindFieldByName("id");
+  const FD* context_id = d->FindFieldByName("context_id");
+  const FD* status = d->FindFieldByName("status");
+  const FD* artifacts = d->FindFieldByName("artifacts");
+  const FD* history = d->FindFieldByName("history");
+  if (!id || !context_id || !status || !artifacts || !history || id->cpp_type() != FD::CPPTYPE_STRING ||
+      context_id->cpp_type() != FD::CPPTYPE_STRING || status->is_repeated() || !artifacts->is_repeated() ||
+      !history->is_repeated() || status->cpp_type() != FD::CPPTYPE_MESSAGE ||
+      artifacts->cpp_type() != FD::CPPTYPE_MESSAGE || history->cpp_type() != FD::CPPTYPE_MESSAGE)
+    return false;
+  if (!r.id.empty()) {
+    if (!utf8_ok(r.id)) return false;
+    refl->SetString(&m, id, r.id);
+  }
+  if (!r.context_id.empty()) {
+    if (!utf8_ok(r.context_id)) return false;
+    refl->SetString(&m, context_id, r.context_id);
+  }
+  if (!r.status.is_null() && !tree_to_message(r.status, *refl->MutableMessage(&m, status))) return false;
+  if (view.artifacts) {
+    for (const Json& a : r.artifacts)
+      if (a.is_null() || !tree_to_message(a, *refl->AddMessage(&m, artifacts))) return false;
+  }
+  size_t n = r.history.size();
+  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  for (size_t i = r.history.size() - n; i < r.history.size(); ++i)
+    if (r.history[i].is_null() || !tree_to_message(r.history[i], *refl->AddMessage(&m, history))) return false;
   return true;
 }
 
@@ -357,6 +589,23 @@ std::optional<nlohmann::json> proto_to_tree(const google::protobuf::Message& msg
 bool tree_to_proto(const nlohmann::json& value, google::protobuf::Message& msg) {
   try {
     return prototree::tree_to_message(value, msg);
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+bool text_to_proto(std::string_view text, google::protobuf::Message& msg) {
+  try {
+    prototree::ProtoSax sax(msg);
+    return nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &sax) && sax.complete();
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+bool task_to_proto(const TaskRecord& record, const TaskView& view, google::protobuf::Message& task) {
+  try {
+    return prototree::task_to_message(record, view, task);
   } catch (const nlohmann::json::exception&) {
     return false;
   }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,9 @@ class Message;
 }  // namespace google::protobuf
 
 namespace a2a::agent {
+
+struct TaskRecord;
+struct TaskView;
 
 // The ProtoJSON tree of `msg`, equal to nlohmann's parse of protobuf's
 // MessageToJsonString (camelCase names, enums by name, defaults left out);
@@ -29,5 +33,16 @@ std::optional<nlohmann::json> proto_to_tree(const google::protobuf::Message& msg
 // unknown or repeated member name, a null, a string for a number, ...):
 // `msg` is then unspecified and the caller takes the slow path.
 bool tree_to_proto(const nlohmann::json& value, google::protobuf::Message& msg);
+
+// tree_to_proto(nlohmann::json::parse(text), msg) without the tree: `msg`
+// (empty on entry) is set from the parser's events (nlohmann's SAX interface). False
+// (`msg` then unspecified) for text that does not parse and for whatever
+// this does not set exactly as tree_to_proto would (a member named twice,
+// an unusual shape): the caller then parses the tree and takes that path.
+bool text_to_proto(std::string_view text, google::protobuf::Message& msg);
+
+// tree_to_proto(task_json(record, view), task) without copying the task
+// into a tree (GetTask straight from the store: AgentCore::render_task).
+bool task_to_proto(const TaskRecord& record, const TaskView& view, google::protobuf::Message& task);
 
 }  // namespace a2a::agent
