@@ -65,17 +65,8 @@ class TaskStream : public EventStream {
   // tree at all (the HTTP pump).
   StreamItem next_text(core::Deadline deadline, const std::function<void(std::string_view)>& text) override {
     if (faults_.any()) return EventStream::next_text(deadline, text);
-    auto lk = store_.lock();
-    const LogEntry* e = nullptr;
-    StreamItem item = take(lk, deadline, e);
-    if (item.kind == StreamItem::Kind::kEvent) {
-      if (e) {
-        text(e->event);
-      } else {
-        text(jsonrpc::dump(item.event));
-        item.event = nullptr;
-      }
-    }
+    StreamItem item = next_view_or_text(deadline, [&](const Json& event) { text(jsonrpc::dump(event)); }, text);
+    item.event = nullptr;  // shown as text
     return item;
   }
 

@@ -96,6 +96,18 @@ const MethodTypes& method_types(model::Operation op) {
 // Scratch memory for one message's conversion: small messages need no malloc
 // for their protobuf objects.
 constexpr size_t kArenaBlock = 4096;
+
+// `use(msg)` on a fresh message like `type`, made in an arena whose first
+// block is on the stack; what it returns. The message dies with the call.
+template <class Use>
+auto with_arena_message(const pb::Message& type, Use&& use) {
+  std::array<char, kArenaBlock> block;
+  pb::ArenaOptions ao;
+  ao.initial_block = block.data();
+  ao.initial_block_size = block.size();
+  pb::Arena arena(ao);
+  return use(*type.New(&arena));
+}
 // A stream's events read at once, before the first write: at most this many
 // bytes (below HTTP/2's initial 64 KiB window, so those writes seldom wait
 // for the client; when they do, nothing waits on them: docs/grpc.md,
@@ -205,15 +217,11 @@ class Call : public h2::Reactor {
   // not the method's request.
   core::Expected<Json> decode(const MethodTypes& t) {
     std::string_view bytes = call_.request();
-    std::array<char, kArenaBlock> block;
-    pb::ArenaOptions ao;
-    ao.initial_block = block.data();
-    ao.initial_block_size = block.size();
-    pb::Arena arena(ao);
-    pb::Message* msg = t.input->New(&arena);
-    if (msg->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-      if (auto tree = proto_to_tree(*msg)) return std::move(*tree);
-    }
+    auto tree = with_arena_message(*t.input, [&](pb::Message& msg) -> std::optional<Json> {
+      if (!msg.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
+      return proto_to_tree(msg);
+    });
+    if (tree) return std::move(*tree);
     return grpcwire::binary_to_json(*t.method->input_type(), std::string(bytes));
   }
 
@@ -229,30 +237,16 @@ class Call : public h2::Reactor {
   // `type` into `out`: straight from the text (proto_tree.hpp
   // text_to_proto), else parsed into a tree and encoded as before.
   std::optional<WireStatus> encode_text(const pb::Message& type, std::string_view text, std::string& out) {
-    {
-      std::array<char, kArenaBlock> block;
-      pb::ArenaOptions ao;
-      ao.initial_block = block.data();
-      ao.initial_block_size = block.size();
-      pb::Arena arena(ao);
-      pb::Message* msg = type.New(&arena);
-      if (text_to_proto(text, *msg) && serialize(*msg, out)) return std::nullopt;
-    }
+    if (with_arena_message(type, [&](pb::Message& msg) { return text_to_proto(text, msg) && serialize(msg, out); }))
+      return std::nullopt;
     return encode(type, Json::parse(text), out);
   }
 
   // `value` as a message like `type` into `out` (after h2::kFrameRoom bytes
   // for the message prefix); else the INTERNAL status to end with.
   std::optional<WireStatus> encode(const pb::Message& type, const Json& value, std::string& out) {
-    {
-      std::array<char, kArenaBlock> block;
-      pb::ArenaOptions ao;
-      ao.initial_block = block.data();
-      ao.initial_block_size = block.size();
-      pb::Arena arena(ao);
-      pb::Message* msg = type.New(&arena);
-      if (tree_to_proto(value, *msg) && serialize(*msg, out)) return std::nullopt;
-    }
+    if (with_arena_message(type, [&](pb::Message& msg) { return tree_to_proto(value, msg) && serialize(msg, out); }))
+      return std::nullopt;
     // Members the proto does not know (the legal variation's) have no binary form.
     auto bytes = grpcwire::json_to_binary(*type.GetDescriptor(), value, true);
     if (bytes) {
@@ -291,18 +285,10 @@ class Call : public h2::Reactor {
   // proto_tree.hpp task_to_proto); false: answer() as for every call.
   bool answer_task(AgentCore& core, const MethodTypes& t, const Json& params) {
     std::string out;
-    bool done = false;
-    {
-      std::array<char, kArenaBlock> block;
-      pb::ArenaOptions ao;
-      ao.initial_block = block.data();
-      ao.initial_block_size = block.size();
-      pb::Arena arena(ao);
-      pb::Message* msg = t.output->New(&arena);
-      if (!core.render_task(params, [&](const TaskRecord& r, const TaskView& v) { return task_to_proto(r, v, *msg); }))
-        return false;
-      done = serialize(*msg, out);
-    }
+    bool done = with_arena_message(*t.output, [&](pb::Message& msg) {
+      return core.render_task(params, [&](const TaskRecord& r, const TaskView& v) { return task_to_proto(r, v, msg); }) &&
+             serialize(msg, out);
+    });
     if (!done) return false;
     if (cancelled()) {
       finish_cancelled();
