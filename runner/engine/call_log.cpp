@@ -29,7 +29,7 @@ std::string_view status_name(OpResult::Status s) {
 Json op_result_to_json(const OpResult& r) {
   Json headers = Json::array();
   for (const auto& [name, value] : r.http_headers) headers.push_back(Json::array({name, value}));
-  return Json{{"status", status_name(r.status)},
+  Json j{{"status", status_name(r.status)},
               {"request_id", r.request_id},
               {"result", r.result},
               {"error", r.error},
@@ -43,6 +43,9 @@ Json op_result_to_json(const OpResult& r) {
               {"http_headers", std::move(headers)},
               {"error_status", r.error_status},
               {"not_expressible", r.not_expressible}};
+  // WebSocket: the agent's close code (1013 is a decline, engine::shed_signal).
+  if (r.close_code != 0) j["close_code"] = r.close_code;
+  return j;
 }
 
 core::Expected<OpResult> op_result_from_json(const Json& j) {
@@ -63,7 +66,7 @@ core::Expected<OpResult> op_result_from_json(const Json& j) {
     if (j.contains(arr) && !j[arr].is_array()) return bad(arr, "an array");
   for (const char* str : {"problem", "binding", "not_expressible"})
     if (j.contains(str) && !j[str].is_string()) return bad(str, "a string");
-  for (const char* num : {"http_status", "error_status"})
+  for (const char* num : {"http_status", "error_status", "close_code"})
     if (j.contains(num) && !j[num].is_number_integer()) return bad(num, "an integer");
   if (j.contains("deadline_hit") && !j["deadline_hit"].is_boolean()) return bad("deadline_hit", "a boolean");
   if (j.contains("events")) r.events = j["events"].get<std::vector<Json>>();
@@ -84,6 +87,7 @@ core::Expected<OpResult> op_result_from_json(const Json& j) {
   r.not_expressible = j.value("not_expressible", std::string());
   r.http_status = j.value("http_status", 0);
   r.error_status = j.value("error_status", 0);
+  r.close_code = j.value("close_code", 0);
   r.deadline_hit = j.value("deadline_hit", false);
   return r;
 }

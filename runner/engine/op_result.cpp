@@ -1,5 +1,8 @@
 #include "runner/engine/op_result.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 #include "runner/a2a/model.hpp"
 #include "runner/jsonrpc/errors.hpp"
 
@@ -98,6 +101,26 @@ std::string shed_signal(const OpResult& r) {
   if (r.status != OpResult::Status::kError) return "";
   if (is_jsonrpc_family(r.binding)) return jsonrpc_shed(r);
   return status_shed(r);
+}
+
+std::string run_shed_signal(const OpResult& r) {
+  std::string sig = shed_signal(r);
+  if (sig == "HTTP 503" || sig == "HTTP 429" || sig == "gRPC UNAVAILABLE" || sig == "WebSocket close 1013") return sig;
+  return "";
+}
+
+long long shed_retry_wait_ms(int retry, const OpResult& r) {
+  constexpr long long kCapMs = 2000;
+  if (auto v = transport::find_header(r.http_headers, "retry-after")) {
+    std::string_view t = *v;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    if (!t.empty() && t.size() <= 10 && t.find_first_not_of("0123456789") == std::string_view::npos) {
+      long long secs = std::stoll(std::string(t));
+      return std::min(secs * 1000, kCapMs);
+    }
+  }
+  return retry <= 1 ? 100 : 400;
 }
 
 void check_stream_closes_at_terminal(OpResult& r) {

@@ -43,6 +43,10 @@ struct OpResult {
   // flight has came while this call waited; the call ended with it, at once
   // (kNoResponse; this is the frame's body).
   std::string stray_answer;
+  // `run` (Session::retry_shed): how many answers in a row this call got
+  // that were declines of the "try again later" kinds (run_shed_signal),
+  // this one included; 0 when this answer is not one. Set by call_operation.
+  int shed_answers = 0;
 };
 
 // The error's A2A / JSON-RPC code whatever the binding: error.code on stdio
@@ -59,6 +63,20 @@ std::optional<long long> a2a_error_code(const OpResult& r);
 // binding violation, an A2A error (an A2A code, or an ErrorInfo of domain
 // a2a-protocol.org) or any other code is not one.
 std::string shed_signal(const OpResult& r);
+
+// `run` (docs/runner.md "When the agent declines a request"): shed_signal's
+// "try again later" kinds only: "HTTP 503", "HTTP 429", "gRPC UNAVAILABLE",
+// "WebSocket close 1013"; else "". Not "JSON-RPC -32000" (an ordinary
+// implementation-defined error code, which a scenario may expect) nor "gRPC
+// RESOURCE_EXHAUSTED" (also a quota or a message size: not "retry").
+std::string run_shed_signal(const OpResult& r);
+
+// At most this many retries of a declined call in `run`.
+inline constexpr int kShedRetries = 2;
+// The wait before retry `retry` (1, 2) of a declined call: the answer's
+// Retry-After in delay-seconds (RFC 9110 §10.2.3) capped at 2 s, else
+// 100 ms then 400 ms. An HTTP-date Retry-After is not read (the default).
+long long shed_retry_wait_ms(int retry, const OpResult& r);
 
 // Spec §3.1.2: a task stream "MUST close when the task reaches a terminal
 // state". For bindings whose stream end is the transport's own (gRPC's

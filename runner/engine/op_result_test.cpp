@@ -121,6 +121,37 @@ INSTANTIATE_TEST_SUITE_P(
         ShedRow{"websocket_close_1011", shed_ws_closed(1011), ""}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// `run` retries only the "try again later" kinds (docs/runner.md "When the
+// agent declines a request").
+TEST(RunShedSignal, KeepsTheTryAgainLaterKindsOnly) {
+  EXPECT_EQ(run_shed_signal(shed_error("jsonrpc", 503, shed_rpc_error(-32603))), "HTTP 503");
+  EXPECT_EQ(run_shed_signal(shed_error("rest", 429, shed_status_body(429, "RESOURCE_EXHAUSTED"))), "HTTP 429");
+  EXPECT_EQ(run_shed_signal(shed_grpc_unavailable_kept()), "gRPC UNAVAILABLE");
+  EXPECT_EQ(run_shed_signal(shed_ws_closed(1013)), "WebSocket close 1013");
+  EXPECT_EQ(run_shed_signal(shed_error("jsonrpc", 200, shed_rpc_error(-32000))), "");
+  EXPECT_EQ(run_shed_signal(shed_error("grpc", 0, shed_status_body(8, "RESOURCE_EXHAUSTED"), 8)), "");
+  EXPECT_EQ(run_shed_signal(shed_error("rest", 500, shed_status_body(500, "INTERNAL"))), "");
+}
+
+TEST(ShedRetryWait, DefaultsTo100Then400AndReadsRetryAfterSecondsCappedAt2s) {
+  OpResult r = shed_error("rest", 503, shed_status_body(503, "UNAVAILABLE"));
+  EXPECT_EQ(shed_retry_wait_ms(1, r), 100);
+  EXPECT_EQ(shed_retry_wait_ms(2, r), 400);
+  r.http_headers = {{"Retry-After", "1"}};
+  EXPECT_EQ(shed_retry_wait_ms(1, r), 1000);
+  EXPECT_EQ(shed_retry_wait_ms(2, r), 1000);
+  r.http_headers = {{"retry-after", " 0 "}};
+  EXPECT_EQ(shed_retry_wait_ms(1, r), 0);
+  r.http_headers = {{"Retry-After", "120"}};
+  EXPECT_EQ(shed_retry_wait_ms(1, r), 2000);
+  r.http_headers = {{"Retry-After", "99999999999999999999"}};  // too long to read: the default
+  EXPECT_EQ(shed_retry_wait_ms(2, r), 400);
+  r.http_headers = {{"Retry-After", "Fri, 31 Dec 1999 23:59:59 GMT"}};  // an HTTP-date: the default
+  EXPECT_EQ(shed_retry_wait_ms(1, r), 100);
+  r.http_headers = {{"Retry-After", "-1"}};
+  EXPECT_EQ(shed_retry_wait_ms(1, r), 100);
+}
+
 TEST(CallInterrupter, EndsTheCallsRegisteredThenAndAfterButNotThoseGone) {
   CallInterrupter ci;
   int ended = 0, gone = 0;

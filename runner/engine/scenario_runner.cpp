@@ -220,6 +220,7 @@ void init_session(Session& s, const scenario::Test& t, const RunConfig& c) {
   s.config = &c;
   s.test = &t;
   s.session_id = core::uuid_v7();
+  s.retry_shed = true;  // docs/runner.md "When the agent declines a request"
   // A slow behaviour stretches the scenario by twice its wait (a blocking
   // send, then a poll), unscaled: waits never shrink below what the target
   // declared (docs/behaviors.md).

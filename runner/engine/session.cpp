@@ -31,6 +31,7 @@ std::unique_ptr<Session> Session::branch() {
   b->deadline = deadline;
   b->behavior_wait_ms = behavior_wait_ms;
   b->watch_after_stream = watch_after_stream;
+  b->retry_shed = retry_shed;
   b->interrupter = interrupter;
   b->next_id = next_id;
   std::lock_guard lk(vars_mu);

@@ -64,6 +64,12 @@ struct Session {
   // ended without their answer) are late answers and are dropped.
   bool single_flight = false;
   std::vector<Json> given_up_ids;
+  // `run` and `verify --regrade` (init_session): call_operation retries an
+  // answer of the "try again later" kinds (run_shed_signal) up to
+  // kShedRetries times, and a step still declined is ERROR, not FAIL
+  // (docs/runner.md "When the agent declines a request"). Off elsewhere:
+  // `a2a-conform load` counts those answers itself (docs/load.md).
+  bool retry_shed = false;
 
   std::mutex vars_mu;
   match::Vars vars;

@@ -203,10 +203,20 @@ StepOutcome run_operation(Session& s, const Step& st) {
     return skip;
   }
   if (!until_fail.ok()) return until_fail;
-  if (r.status == OpResult::Status::kNoResponse)
+  // Still declined after call_operation's retries ("try again later", a
+  // legal answer: docs/runner.md "When the agent declines a request"):
+  // nothing was tested, ERROR, unless the step's expectations accept it.
+  std::string declined;
+  if (r.shed_answers > 0)
+    declined = "the agent declined the request " + std::to_string(r.shed_answers) +
+               (r.shed_answers == 1 ? " time (" : " times (") + run_shed_signal(r) + "): nothing was tested";
+  if (r.status == OpResult::Status::kNoResponse) {
+    if (!declined.empty()) return StepOutcome::error(declined);
     return r.deadline_hit ? StepOutcome::timeout(r.problem) : StepOutcome::fail(r.problem);
+  }
   bool streaming = is_streaming_operation(st.operation);
   StepOutcome o = st.grades.empty() ? check_expectations(s, st, r, streaming) : grade(s, st, &r);
+  if (!o.ok() && !declined.empty()) return StepOutcome::error(declined);
   // A2A payloads that break a2a.proto's types, enums, REQUIRED fields or
   // formats fail the step even when its expectations hold (an expectation
   // that failed keeps its own reason, with these appended).

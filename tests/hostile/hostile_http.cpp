@@ -21,6 +21,10 @@
 //   shed-429             the same with 429 (REST status RESOURCE_EXHAUSTED)
 //   shed-32000           200 with the JSON-RPC error -32000 "server busy" (as a2a-rust)
 //   shed-503-malformed   503 text/plain "Service Unavailable": no JSON-RPC response, no Status
+// For `a2a-conform run` (tests/e2e/run_shed_test.cpp), other schedules:
+//   shed-503-once        the first POST declined as shed-503, every later one answered
+//   shed-503-always      every POST declined as shed-503
+//   shed-32000-always    every POST declined as shed-32000
 //
 // One thread per connection; the process exits on its own after kLifetime.
 #include <arpa/inet.h>
@@ -165,7 +169,8 @@ std::string http_answer(int status, const char* reason, std::string_view type, c
          "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" + extra + "\r\n" + body;
 }
 
-// The shed-* modes: every 2nd POST declined, the rest a completed task.
+// The shed-* modes: every 2nd POST declined (or the first, or all), the rest
+// a completed task.
 std::string shed_answer(const Request& req) {
   Json body = Json::parse(req.body, nullptr, false);
   bool rpc = body.is_object() && body.contains("jsonrpc");
@@ -173,15 +178,19 @@ std::string shed_answer(const Request& req) {
   long n = g_posts++;
   Json task = {{"task", {{"id", "task-" + std::to_string(n)}, {"contextId", "ctx-shed"},
                          {"status", {{"state", "TASK_STATE_COMPLETED"}}}}}};
-  if (n % 2 == 0) {
+  auto ends_with = [](const std::string& s, std::string_view tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  bool declined = ends_with(g_mode, "-always") ? true : ends_with(g_mode, "-once") ? n == 0 : n % 2 == 1;
+  if (!declined) {
     std::string ok = rpc ? Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", task}}.dump() : task.dump();
     return http_answer(200, "OK", "application/json", ok);
   }
   if (g_mode == "shed-503-malformed") return http_answer(503, "Service Unavailable", "text/plain", "Service Unavailable");
-  if (g_mode == "shed-32000")
+  if (g_mode.rfind("shed-32000", 0) == 0)
     return http_answer(200, "OK", "application/json",
                        Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32000}, {"message", "server busy"}}}}.dump());
-  bool busy = g_mode == "shed-503";
+  bool busy = g_mode.rfind("shed-503", 0) == 0;
   int status = busy ? 503 : 429;
   const char* reason = busy ? "Service Unavailable" : "Too Many Requests";
   std::string err = rpc ? Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32603}, {"message", "overloaded"}}}}.dump()
@@ -232,10 +241,11 @@ int main(int argc, char** argv) {
   g_mode = argc > 1 ? argv[1] : "";
   if (g_mode != "accept-never-answer" && g_mode != "never-answer-rpc" && g_mode != "trickle" && g_mode != "endless-sse" &&
       g_mode != "close-mid-chunk" && g_mode != "nesting-bomb" && g_mode != "shed-503" && g_mode != "shed-429" &&
-      g_mode != "shed-32000" && g_mode != "shed-503-malformed") {
+      g_mode != "shed-32000" && g_mode != "shed-503-malformed" && g_mode != "shed-503-once" &&
+      g_mode != "shed-503-always" && g_mode != "shed-32000-always") {
     std::fprintf(stderr,
                  "usage: a2a-hostile-http accept-never-answer|never-answer-rpc|trickle|endless-sse|close-mid-chunk|nesting-bomb|"
-                 "shed-503|shed-429|shed-32000|shed-503-malformed\n");
+                 "shed-503|shed-429|shed-32000|shed-503-malformed|shed-503-once|shed-503-always|shed-32000-always\n");
     return 2;
   }
   std::signal(SIGPIPE, SIG_IGN);
