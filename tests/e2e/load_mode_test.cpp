@@ -34,17 +34,8 @@ using a2a::testing::run_command;
 
 const std::string kJsDir = std::string(A2A_SOURCE_DIR) + "/tests/interop/js";
 
-fs::path load_dir(const std::string& name) {
-  fs::path d = fs::path(A2A_BINARY_DIR) / "test-artifacts" / "load" / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-Json read_report(const fs::path& p) {
-  std::ifstream in(p);
-  return Json::parse(in, nullptr, false);
-}
+fs::path load_dir(const std::string& name) { return a2a::testing::fresh_artifact_dir("load/" + name); }
+Json read_report(const fs::path& p) { return a2a::testing::read_json_file(p); }
 
 struct LoadRun {
   CommandResult cmd;

@@ -4,9 +4,13 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "runner/transport/stdio_process.hpp"
 
@@ -62,6 +66,23 @@ inline CommandResult run_command(const std::vector<std::string>& argv, int timeo
   r.elapsed_ms = static_cast<long>(std::chrono::duration_cast<core::Millis>(core::Clock::now() - t0).count());
   if (st.exited && !r.timed_out) r.exit_code = st.code;
   return r;
+}
+
+#ifdef A2A_BINARY_DIR
+// An empty folder for a test's reports: BUILD/test-artifacts/NAME (NAME may
+// have subfolders), emptied first.
+inline std::filesystem::path fresh_artifact_dir(const std::string& name) {
+  std::filesystem::path d = std::filesystem::path(A2A_BINARY_DIR) / "test-artifacts" / name;
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+#endif
+
+// A JSON file a command wrote; a discarded value when it is missing or not JSON.
+inline nlohmann::json read_json_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in, nullptr, false);
 }
 
 }  // namespace a2a::testing

@@ -29,17 +29,8 @@ const std::string kHostileHttp = A2A_HOSTILE_HTTP;
 const std::string kSrc = A2A_SOURCE_DIR;
 const std::string kScenarios = kSrc + "/fixtures/scenarios/shed-run.acts.yaml";
 
-fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::path(A2A_BINARY_DIR) / "test-artifacts" / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-Json read_report(const fs::path& p) {
-  std::ifstream in(p);
-  return Json::parse(in, nullptr, false);
-}
+fs::path fresh_dir(const std::string& name) { return a2a::testing::fresh_artifact_dir(name); }
+Json read_report(const fs::path& p) { return a2a::testing::read_json_file(p); }
 
 struct ShedRun {
   CommandResult cmd;
