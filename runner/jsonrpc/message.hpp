@@ -35,7 +35,7 @@ struct Message {
   bool has_params = false;
   Json result;           // responses
   Json error;            // error responses: the whole error object
-  Json raw;              // the whole parsed document
+  Json raw;              // the whole parsed document; from classify_incoming without "params" (moved to params)
 };
 
 // How strictly the server side classifies incoming bodies. kStrict follows
