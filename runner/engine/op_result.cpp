@@ -5,6 +5,7 @@
 
 #include "runner/a2a/model.hpp"
 #include "runner/jsonrpc/errors.hpp"
+#include "runner/transport/ws_codec.hpp"
 
 namespace a2a::engine {
 
@@ -112,9 +113,7 @@ std::string run_shed_signal(const OpResult& r) {
 long long shed_retry_wait_ms(int retry, const OpResult& r) {
   constexpr long long kCapMs = 2000;
   if (auto v = transport::find_header(r.http_headers, "retry-after")) {
-    std::string_view t = *v;
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    std::string_view t = transport::ws::trim(*v);  // OWS, RFC 9110 §5.6.3
     if (!t.empty() && t.size() <= 10 && t.find_first_not_of("0123456789") == std::string_view::npos) {
       long long secs = std::stoll(std::string(t));
       return std::min(secs * 1000, kCapMs);
