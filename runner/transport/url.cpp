@@ -137,13 +137,13 @@ bool Url::is_loopback() const {
   return false;
 }
 
-std::string percent_encode(std::string_view s) {
+std::string percent_encode_except(std::string_view s, bool (*keep)(unsigned char)) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   out.reserve(s.size());
   for (char ch : s) {
     auto c = static_cast<unsigned char>(ch);
-    if (is_unreserved(ch)) {
+    if (keep(c)) {
       out += ch;
     } else {
       out += '%';
@@ -152,6 +152,10 @@ std::string percent_encode(std::string_view s) {
     }
   }
   return out;
+}
+
+std::string percent_encode(std::string_view s) {
+  return percent_encode_except(s, [](unsigned char c) { return is_unreserved(static_cast<char>(c)); });
 }
 
 std::string percent_decode(std::string_view s) {

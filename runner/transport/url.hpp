@@ -41,5 +41,9 @@ struct Url {
 // characters kept), and its inverse (nullopt-free: invalid escapes kept as is).
 std::string percent_encode(std::string_view s);
 std::string percent_decode(std::string_view s);
+// Percent-encoding with the caller's set of bytes kept as they are (every
+// other byte becomes %XX, upper-case hex): percent_encode keeps RFC 3986's
+// unreserved set; gRPC's grpc-message keeps 0x20..0x7E but '%'.
+std::string percent_encode_except(std::string_view s, bool (*keep)(unsigned char));
 
 }  // namespace a2a::transport

@@ -30,6 +30,7 @@
 #include <unordered_map>
 
 #include "peers/a2a-ref-agent/base64.hpp"
+#include "runner/transport/url.hpp"
 
 namespace a2a::agent::h2 {
 
@@ -1073,19 +1074,7 @@ void Server::stop() {
 }
 
 std::string percent_encode(std::string_view text) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char ch : text) {
-    if (ch >= 0x20 && ch <= 0x7e && ch != '%') {
-      out.push_back(static_cast<char>(ch));
-    } else {
-      out.push_back('%');
-      out.push_back(hex[ch >> 4]);
-      out.push_back(hex[ch & 15]);
-    }
-  }
-  return out;
+  return transport::percent_encode_except(text, [](unsigned char c) { return c >= 0x20 && c <= 0x7e && c != '%'; });
 }
 
 int64_t parse_grpc_timeout(std::string_view v) {
