@@ -223,6 +223,22 @@ TEST(Utf8, AcceptsValidAndRejectsMalformedSequences) {
   EXPECT_EQ(to_valid_utf8("a\xff" "b"), "a\xef\xbf\xbd" "b");
 }
 
+// The ASCII fast path (eight bytes at a step) sees a bad byte anywhere: in a
+// full word, in the tail, and in the last byte of a word.
+TEST(Utf8, LongAsciiIsValidAndOneBadByteAnywhereIsNot) {
+  std::string ascii(64, 'a');
+  EXPECT_TRUE(valid_utf8(ascii));
+  for (size_t at : {size_t{0}, size_t{7}, size_t{8}, size_t{31}, size_t{63}}) {
+    std::string bad = ascii;
+    bad[at] = '\xff';
+    EXPECT_FALSE(valid_utf8(bad)) << at;
+    std::string two = ascii;
+    two.replace(at, 1, "\xc3\xa9");
+    EXPECT_TRUE(valid_utf8(two)) << at;
+  }
+  EXPECT_FALSE(valid_utf8(ascii + "\xe2\x82"));  // truncated in the tail
+}
+
 TEST(Base64, RoundTripsEveryLengthAndRejectsGarbage) {
   std::string all;
   for (int c = 0; c < 256; ++c) all += static_cast<char>(c);

@@ -29,22 +29,6 @@ using FD = pb::FieldDescriptor;
 // JSON integers (they lose precision as a double); left to the slow path.
 constexpr double kExactDoubleInt = 9007199254740992.0;  // 2^53
 
-// result::valid_utf8, with ASCII (always valid) passed eight bytes at a
-// step: the strings of A2A messages are mostly ASCII, and decoding each
-// code point was 5 to 8 % of a GetTask (docs/performance.md, "gRPC").
-bool utf8_ok(std::string_view s) {
-  const char* p = s.data();
-  size_t n = s.size(), i = 0;
-  uint64_t high = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    high |= w;
-  }
-  for (; i < n; ++i) high |= static_cast<unsigned char>(p[i]);
-  if ((high & 0x8080808080808080ULL) == 0) return true;
-  return result::valid_utf8(s);
-}
 
 // ---- message -> tree ----
 
@@ -66,7 +50,7 @@ bool value_to_tree(const pb::Value& v, Json& out);
 bool struct_to_tree(const pb::Struct& s, Json& out) {
   out = Json::object();
   for (const auto& kv : s.fields()) {
-    if (!utf8_ok(kv.first)) return false;
+    if (!result::valid_utf8(kv.first)) return false;
     if (!value_to_tree(kv.second, out[kv.first])) return false;
   }
   return true;
@@ -86,7 +70,7 @@ bool value_to_tree(const pb::Value& v, Json& out) {
     case pb::Value::kNullValue: out = nullptr; return true;
     case pb::Value::kNumberValue: return double_to_tree(v.number_value(), out);
     case pb::Value::kStringValue:
-      if (!utf8_ok(v.string_value())) return false;
+      if (!result::valid_utf8(v.string_value())) return false;
       out = v.string_value();
       return true;
     case pb::Value::kBoolValue: out = v.bool_value(); return true;
@@ -146,7 +130,7 @@ bool field_to_tree(const pb::Message& m, const FD* f, int i, Json& out) {
       if (f->type() == FD::TYPE_BYTES) return false;  // base64: the slow path
       std::string scratch;
       const std::string& s = rep ? r->GetRepeatedStringReference(m, f, i, &scratch) : r->GetStringReference(m, f, &scratch);
-      if (!utf8_ok(s)) return false;
+      if (!result::valid_utf8(s)) return false;
       out = s;
       return true;
     }
@@ -192,7 +176,7 @@ bool tree_to_struct(const Json& j, pb::Struct& s, bool checked) {
   if (!j.is_object()) return false;
   auto& fields = *s.mutable_fields();
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!checked && !utf8_ok(it.key())) return false;
+    if (!checked && !result::valid_utf8(it.key())) return false;
     if (!tree_to_value(it.value(), fields[it.key()], checked)) return false;
   }
   return true;
@@ -229,7 +213,7 @@ bool tree_to_value(const Json& j, pb::Value& v, bool checked) {
     }
     case Json::value_t::string: {
       const auto& s = j.get_ref<const std::string&>();
-      if (!checked && !utf8_ok(s)) return false;
+      if (!checked && !result::valid_utf8(s)) return false;
       v.set_string_value(s);
       return true;
     }
@@ -324,7 +308,7 @@ bool tree_to_field(const Json& j, pb::Message& m, const FD* f, bool checked = fa
     case FD::CPPTYPE_STRING: {
       if (f->type() == FD::TYPE_BYTES || !j.is_string()) return false;
       const auto& str = j.get_ref<const std::string&>();
-      if (!checked && !utf8_ok(str)) return false;
+      if (!checked && !result::valid_utf8(str)) return false;
       rep ? r->AddString(&m, f, str) : r->SetString(&m, f, str);
       return true;
     }
@@ -559,11 +543,11 @@ bool task_to_message(const TaskRecord& r, const TaskView& view, pb::Message& m) 
       artifacts->cpp_type() != FD::CPPTYPE_MESSAGE || history->cpp_type() != FD::CPPTYPE_MESSAGE)
     return false;
   if (!r.id.empty()) {
-    if (!utf8_ok(r.id)) return false;
+    if (!result::valid_utf8(r.id)) return false;
     refl->SetString(&m, id, r.id);
   }
   if (!r.context_id.empty()) {
-    if (!utf8_ok(r.context_id)) return false;
+    if (!result::valid_utf8(r.context_id)) return false;
     refl->SetString(&m, context_id, r.context_id);
   }
   if (!r.status.is_null() && !tree_to_message(r.status, *refl->MutableMessage(&m, status))) return false;
