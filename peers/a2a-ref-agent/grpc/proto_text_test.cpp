@@ -282,6 +282,12 @@ TEST(ProtoWire, HandWrittenShapesGiveTheBytesOfTheReflectionPath) {
       "  {\n\t\"task\" : { \"id\" : \"t\" , \"history\" : [ { \"messageId\" : \"m\" } , { } ] } }\r\n",
   };
   for (const auto& t : written) EXPECT_TRUE(pw_expect_wire<v1::StreamResponse>(t)) << t;
+  // Many map keys in reverse order (the stable_sort branch), one of them twice (refused).
+  std::string many = R"({"task":{"metadata":{)";
+  for (int i = 60; i > 0; --i) many += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + (i > 1 ? "," : "");
+  EXPECT_TRUE(pw_expect_wire<v1::StreamResponse>(many + "}}}")) << many;
+  std::string out;
+  EXPECT_FALSE(text_to_wire(*v1::StreamResponse::descriptor(), many + R"(,"k7":0}}})", out));
   // A request with an optional int32 (presence: 0 is written) and a bool.
   for (const char* t : {R"({"message":{"messageId":"m"},"configuration":{"historyLength":0,"returnImmediately":true}})",
                         R"({"configuration":{"historyLength":-5,"acceptedOutputModes":["a","b"]}})",

@@ -823,8 +823,19 @@ bool flush(Level& l, std::string& dst, bool by_key) {
   }
   const std::vector<Seg>* segs = &l.segs;
   if (!in_order) {
-    l.sorted = l.segs;
-    std::stable_sort(l.sorted.begin(), l.sorted.end(), less);
+    // Insertion sort (stable, no allocation): a message has a handful of segments.
+    // Many map entries out of order (not the core's text): stable_sort.
+    l.sorted.clear();
+    if (l.segs.size() > 32) {
+      l.sorted = l.segs;
+      std::stable_sort(l.sorted.begin(), l.sorted.end(), less);
+    } else {
+      for (const Seg& s : l.segs) {
+        l.sorted.push_back(s);
+        for (size_t i = l.sorted.size() - 1; i > 0 && less(l.sorted[i], l.sorted[i - 1]); --i)
+          std::swap(l.sorted[i], l.sorted[i - 1]);
+      }
+    }
     segs = &l.sorted;
   }
   if (by_key) {
