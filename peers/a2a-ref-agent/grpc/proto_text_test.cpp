@@ -282,6 +282,10 @@ TEST(ProtoWire, HandWrittenShapesGiveTheBytesOfTheReflectionPath) {
       "  {\n\t\"task\" : { \"id\" : \"t\" , \"history\" : [ { \"messageId\" : \"m\" } , { } ] } }\r\n",
   };
   for (const auto& t : written) EXPECT_TRUE(pw_expect_wire<v1::StreamResponse>(t)) << t;
+  // A large message (beyond the scratch a thread keeps), twice: the same bytes each time.
+  std::string big = R"({"message":{"parts":[{"text":")" + std::string(600000, 'x') + R"("}],"messageId":"m"}})";
+  EXPECT_TRUE(pw_expect_wire<v1::StreamResponse>(big));
+  EXPECT_TRUE(pw_expect_wire<v1::StreamResponse>(big));
   // Many map keys in reverse order (the stable_sort branch), one of them twice (refused).
   std::string many = R"({"task":{"metadata":{)";
   for (int i = 60; i > 0; --i) many += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + (i > 1 ? "," : "");

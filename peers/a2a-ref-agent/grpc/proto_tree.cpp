@@ -808,6 +808,16 @@ struct Levels {
 };
 thread_local Levels t_levels;
 
+// After a large message: the scratch a thread keeps goes back to a small size.
+constexpr size_t kKeptScratch = 256u << 10;
+void trim_levels() {
+  for (auto& l : t_levels.at) {
+    if (l->buf.capacity() > kKeptScratch) std::string().swap(l->buf);
+    if (l->segs.capacity() > 4096) std::vector<Seg>().swap(l->segs);
+    if (l->sorted.capacity() > 4096) std::vector<Seg>().swap(l->sorted);
+  }
+}
+
 // Appends level `l`'s segments to `dst` ordered by field number (stable),
 // or by key (map entries; false for a key named twice).
 bool flush(Level& l, std::string& dst, bool by_key) {
@@ -1473,7 +1483,9 @@ bool encode_root(const pb::Descriptor& d, Src& src, std::string& out) {
   Encoder<Src> enc(src);
   bool ok = enc.message(*t, 0);
   if constexpr (std::is_same_v<Src, TextSource>) ok = ok && src.at_end();
-  if (ok && flush(t_levels[0], out, false)) return true;
+  ok = ok && flush(t_levels[0], out, false);
+  trim_levels();
+  if (ok) return true;
   out.resize(size);
   return false;
 }
@@ -1502,6 +1514,7 @@ bool task_wire(const TaskRecord& r, const TaskView& view, const pb::Descriptor& 
   };
   auto fail = [&] {
     out.resize(size);
+    trim_levels();
     return false;
   };
   if (!r.id.empty()) {
@@ -1521,6 +1534,7 @@ bool task_wire(const TaskRecord& r, const TaskView& view, const pb::Descriptor& 
   if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
   for (size_t i = r.history.size() - n; i < r.history.size(); ++i)
     if (r.history[i].is_null() || !sub(*history, r.history[i])) return fail();
+  trim_levels();
   return true;
 }
 
