@@ -625,5 +625,58 @@ TEST(ProtoWire, RandomMessagesGiveTheSameBytesAndTreesOnEveryPath) {
   EXPECT_GT(decoded, kCount / 2);
 }
 
+// Mutated input (a fixed seed, a bounded count): a byte of a message's wire
+// bytes or of its JSON text changed, dropped or the input cut short. Either
+// the fast path refuses, or it gives what the reflection path gives; text
+// nlohmann does not parse is always refused.
+TEST(ProtoWire, MutatedBytesAndTextAreReadExactlyOrRefused) {
+  std::mt19937 g(1127);
+  int bytes_read = 0, texts_written = 0;
+  constexpr int kCount = 1500;
+  auto mutate = [&](std::string s) {
+    if (s.empty()) return s;
+    size_t at = g() % s.size();
+    switch (g() % 4) {
+      case 0: s[at] = static_cast<char>(g() % 256); break;
+      case 1: s.erase(at, 1); break;
+      case 2: s.resize(at); break;
+      default: s[at] = "\"\\{}[]:,0-e.u \x80\xff"[g() % 16]; break;
+    }
+    return s;
+  };
+  for (int i = 0; i < kCount; ++i) {
+    v1::StreamResponse msg;
+    pw_rand_response(g, msg);
+    std::string bytes = mutate(pt_bytes(msg));
+    auto fast = wire_to_tree(*v1::StreamResponse::descriptor(), bytes);
+    if (fast) {
+      ++bytes_read;
+      v1::StreamResponse parsed;
+      ASSERT_TRUE(parsed.ParseFromString(bytes));
+      auto slow = proto_to_tree(parsed);
+      ASSERT_TRUE(slow.has_value()) << fast->dump();
+      EXPECT_EQ(*fast, *slow);
+    }
+    auto tree = proto_to_tree(msg);
+    if (!tree) continue;
+    std::string text = mutate(tree->dump());
+    std::string out;
+    bool wrote = text_to_wire(*v1::StreamResponse::descriptor(), text, out);
+    Json reparsed = Json::parse(text, nullptr, false);
+    if (reparsed.is_discarded()) {
+      EXPECT_FALSE(wrote) << text;
+      continue;
+    }
+    v1::StreamResponse slow;
+    if (wrote) {
+      ++texts_written;
+      ASSERT_TRUE(tree_to_proto(reparsed, slow)) << text;
+      EXPECT_EQ(out, pt_bytes(slow)) << text;
+    }
+  }
+  EXPECT_GT(bytes_read, 50);
+  EXPECT_GT(texts_written, 50);
+}
+
 }  // namespace
 }  // namespace a2a::agent
