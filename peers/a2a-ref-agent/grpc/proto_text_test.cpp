@@ -274,6 +274,12 @@ TEST(ProtoWire, HandWrittenShapesGiveTheBytesOfTheReflectionPath) {
       R"({"statusUpdate":{"status":{"timestamp":"1970-01-01T00:00:00Z","state":"TASK_STATE_WORKING"},"taskId":"t"}})",
       R"({"statusUpdate":{"status":{"timestamp":"1969-12-31T23:59:59.999999999Z"}}})",
       R"({"statusUpdate":{"status":{"timestamp":"2026-11-27T15:00:00+01:30"}}})",
+      R"({"statusUpdate":{"status":{"timestamp":"2024-02-29T23:59:59.1Z"}}})",
+      R"({"statusUpdate":{"status":{"timestamp":"0001-01-01T00:00:00Z"}}})",
+      R"({"statusUpdate":{"status":{"timestamp":"9999-12-31T23:59:59.999999999Z"}}})",
+      R"({"statusUpdate":{"status":{"timestamp":"2000-03-01T00:00:00.05Z"}}})",
+      R"({"statusUpdate":{"status":{"timestamp":"1900-02-28T12:34:56.000Z"}}})",
+      R"({"statusUpdate":{"status":{"timestamp":"2026-11-27T15:00:00.1234567891Z"}}})",
       R"({"artifactUpdate":{"lastChunk":true,"append":false,"artifact":{"parts":[{"data":{"x":null}}]}}})",
       R"({"artifactUpdate":{"artifact":{"parts":[{"data":0},{"data":""},{"data":false},{"data":[]},{"data":{}}]}}})",
       R"({"task":{"status":{}}})",
@@ -307,6 +313,12 @@ TEST(ProtoWire, HandWrittenShapesGiveTheBytesOfTheReflectionPath) {
     EXPECT_FALSE(pw_expect_wire<v1::SendMessageRequest>(t)) << t;
   for (const char* t : {R"({"statusUpdate":{"status":{"timestamp":"yesterday"}}})",
                         R"({"statusUpdate":{"status":{"timestamp":"10000-01-01T00:00:00Z"}}})",
+                        R"({"statusUpdate":{"status":{"timestamp":"2023-02-29T00:00:00Z"}}})",
+                        R"({"statusUpdate":{"status":{"timestamp":"2026-04-31T00:00:00Z"}}})",
+                        R"({"statusUpdate":{"status":{"timestamp":"2026-11-27T24:00:00Z"}}})",
+                        R"({"statusUpdate":{"status":{"timestamp":"2026-11-27T15:00:60Z"}}})",
+                        R"({"statusUpdate":{"status":{"timestamp":"2026-11-27T15:00:00.Z"}}})",
+                        R"({"statusUpdate":{"status":{"timestamp":"0000-01-01T00:00:00Z"}}})",
                         R"({"task":{"id":"t","kind":"task"}})", R"({"message":{"parts":[{"text":"a","url":"b"}]}})"})
     EXPECT_FALSE(pw_expect_wire<v1::StreamResponse>(t)) << t;
 }

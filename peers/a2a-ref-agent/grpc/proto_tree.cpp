@@ -738,11 +738,19 @@ class Builder {
 
 // The table of `d`; nullptr for the well-known types (the tree path's wkt functions).
 const MsgTable* table_of(const pb::Descriptor& d) {
+  // The type this thread asked for last (a server asks for a few, over and over).
+  thread_local const pb::Descriptor* last_type = nullptr;
+  thread_local const MsgTable* last_table = nullptr;
+  if (&d == last_type) return last_table;
   if (d.file()->package() == "google.protobuf") return nullptr;
   const Snapshot* s = g_snapshot.load(std::memory_order_acquire);
   if (s) {
     auto it = s->find(&d);
-    if (it != s->end()) return it->second;
+    if (it != s->end()) {
+      last_type = &d;
+      last_table = it->second;
+      return it->second;
+    }
   }
   std::lock_guard<std::mutex> lk(g_build_mu);
   s = g_snapshot.load(std::memory_order_acquire);
@@ -1214,6 +1222,50 @@ bool value_number(const Num& n, double& d) {
   return false;
 }
 
+// "YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z", the form the core writes: the seconds
+// and nanos TimeUtil::FromString gives for it. False for any other form
+// (offsets, more digits, ...), which the caller hands to FromString.
+bool utc_timestamp(std::string_view s, int64_t& seconds, int32_t& nanos) {
+  if (s.size() < 20 || s.size() > 30 || s.back() != 'Z') return false;
+  auto num = [&](size_t at, size_t len, int& out) {
+    out = 0;
+    for (size_t i = at; i < at + len; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      out = out * 10 + (s[i] - '0');
+    }
+    return true;
+  };
+  int y, mo, d, h, mi, se;
+  if (!num(0, 4, y) || s[4] != '-' || !num(5, 2, mo) || s[7] != '-' || !num(8, 2, d) || s[10] != 'T' ||
+      !num(11, 2, h) || s[13] != ':' || !num(14, 2, mi) || s[16] != ':' || !num(17, 2, se))
+    return false;
+  size_t frac = s.size() - 20;  // the fraction with its dot, before the 'Z'
+  nanos = 0;
+  if (frac > 0) {
+    if (frac < 2 || frac > 10 || s[19] != '.') return false;
+    int digits = 0;
+    if (!num(20, frac - 1, digits)) return false;
+    nanos = digits;
+    for (size_t i = frac - 1; i < 9; ++i) nanos *= 10;
+  } else if (s[19] != 'Z') {
+    return false;
+  }
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > kDays[mo - 1] + (mo == 2 && leap ? 1 : 0) || h > 23 || mi > 59 ||
+      se > 59)
+    return false;
+  // Days since 1970-01-01 of a proleptic Gregorian date (civil to days).
+  int64_t yy = y - (mo <= 2 ? 1 : 0);
+  int64_t era = yy / 400;  // yy >= 0 here
+  int64_t yoe = yy - era * 400;
+  int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  int64_t days = era * 146097 + doe - 719468;
+  seconds = days * 86400 + h * 3600 + mi * 60 + se;
+  return true;
+}
+
 template <class Src>
 class Encoder {
  public:
@@ -1440,21 +1492,35 @@ class Encoder {
       case Kind::kTimestamp: {
         std::string_view s;
         if (!src_.string(s)) return false;
-        pb::Timestamp ts;
-        if (!pb::util::TimeUtil::FromString(std::string(s), &ts) ||
-            ts.seconds() < pb::util::TimeUtil::kTimestampMinSeconds ||
-            ts.seconds() > pb::util::TimeUtil::kTimestampMaxSeconds)
-          return false;
-        std::string body;
-        if (ts.seconds() != 0) {
-          put_tag(body, 1, kVarint);
-          put_varint(body, static_cast<uint64_t>(ts.seconds()));
+        int64_t seconds = 0;
+        int32_t nanos = 0;
+        if (!utc_timestamp(s, seconds, nanos)) {
+          pb::Timestamp ts;
+          if (!pb::util::TimeUtil::FromString(std::string(s), &ts) ||
+              ts.seconds() < pb::util::TimeUtil::kTimestampMinSeconds ||
+              ts.seconds() > pb::util::TimeUtil::kTimestampMaxSeconds)
+            return false;
+          seconds = ts.seconds();
+          nanos = ts.nanos();
         }
-        if (ts.nanos() != 0) {
-          put_tag(body, 2, kVarint);
-          put_varint(body, static_cast<uint64_t>(static_cast<int64_t>(ts.nanos())));
+        char body[32];
+        size_t n = 0;
+        auto varint = [&](uint64_t v) {
+          while (v >= 0x80) {
+            body[n++] = static_cast<char>(v | 0x80);
+            v >>= 7;
+          }
+          body[n++] = static_cast<char>(v);
+        };
+        if (seconds != 0) {
+          body[n++] = '\x08';
+          varint(static_cast<uint64_t>(seconds));
         }
-        put_len(b, f.number, body);
+        if (nanos != 0) {
+          body[n++] = '\x10';
+          varint(static_cast<uint64_t>(static_cast<int64_t>(nanos)));
+        }
+        put_len(b, f.number, std::string_view(body, n));
         return true;
       }
       case Kind::kStruct:
