@@ -1,10 +1,18 @@
 // gRPC speed of a2a-ref-agent (--grpc) against the official JavaScript SDK's
 // gRPC server (tests/interop/js/agent.mjs --grpc-port, @a2a-js/sdk on
-// @grpc/grpc-js), side by side in one run, under the same closed-loop load:
-// N client threads sharing one channel (one HTTP/2 connection) per agent,
-// each thread issuing its next call when the previous one ended.
+// @grpc/grpc-js), side by side in one run, under the same closed-loop load
+// (--client both: each measure with both clients, for comparing them).
+// The default client (--client h2, bench/grpc_h2_load.hpp) is our own
+// pipelined one on nghttp2: --connections HTTP/2 connections per agent,
+// --window calls in flight on each, one thread, each call replaced as soon
+// as it ends. --client grpcpp is the earlier one: --threads threads of
+// grpc++ sync stubs sharing one channel (one HTTP/2 connection) per agent,
+// each thread issuing its next call when the previous one ended; it costs
+// about 40 µs of client CPU a call, so on 2 cores it, not the agent, was the
+// bottleneck (docs/performance.md, "gRPC").
 //
-//   grpc_bench [--seconds 3] [--threads 8] [--warmup-ms 500] [--no-sdk]
+//   grpc_bench [--seconds 3] [--client h2|grpcpp|both] [--connections 1] [--window 32]
+//              [--threads 8] [--warmup-ms 500] [--no-sdk]
 //              [--only send,get,stream] [--agent PATH] [--js-dir DIR]
 //
 // Measures, for each agent in turn (ours first, then the SDK's, per measure):
@@ -35,6 +43,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include "bench/grpc_h2_load.hpp"
 #include "bench/http_agent.hpp"
 #include "bench/load_average.hpp"
 #include "lf/a2a/v1/a2a.grpc.pb.h"
@@ -51,6 +60,7 @@
 namespace {
 
 namespace v1 = lf::a2a::v1;
+using a2a::bench::GrpcH2Load;
 using a2a::bench::HttpAgentProcess;
 using Clock = std::chrono::steady_clock;
 
@@ -61,7 +71,9 @@ constexpr auto kCallTimeout = std::chrono::seconds(10);
 
 struct Args {
   double seconds = 3;
-  int threads = 8;
+  bool h2 = true, grpcpp = false;    // --client h2 (default), grpcpp, or both
+  int connections = 1, window = 32;  // --client h2
+  int threads = 8;                   // --client grpcpp
   long warmup_ms = 500;
   bool sdk = true;
   bool only_send = true, only_get = true, only_stream = true;  // --only: the measures run
@@ -70,14 +82,18 @@ struct Args {
 };
 
 constexpr const char* kUsage =
-    "usage: grpc_bench [--seconds 3] [--threads 8] [--warmup-ms 500] [--no-sdk]\n"
+    "usage: grpc_bench [--seconds 3] [--client h2|grpcpp|both] [--connections 1] [--window 32]\n"
+    "                  [--threads 8] [--warmup-ms 500] [--no-sdk]\n"
     "                  [--only send,get,stream] [--agent PATH] [--js-dir DIR]\n"
     "\n"
     "Compares a2a-ref-agent's gRPC server (--grpc 0) with the @a2a-js/sdk agent of\n"
     "tests/interop/js (node agent.mjs --grpc-port 0; needs node and `npm ci` there; --no-sdk\n"
     "measures ours alone). Both are started here on 127.0.0.1 and stopped at the end. For\n"
-    "each agent: --threads client threads over one channel, each for --seconds after\n"
-    "--warmup-ms of the same load: unary SendMessage (tck-message-response), unary GetTask\n"
+    "each agent, the same load: --client h2 (the default) keeps --window calls in flight on\n"
+    "each of --connections HTTP/2 connections (our nghttp2 client, one thread); --client\n"
+    "grpcpp runs --threads grpc++ sync-stub threads over one channel (both: each measure with\n"
+    "each client, h2 first). Each measure runs for\n"
+    "--seconds after --warmup-ms of the same load: unary SendMessage (tck-message-response), unary GetTask\n"
     "of one existing task, and SendStreamingMessage (tck-stream-basic). Prints calls/s,\n"
     "p50/p99 latency, events/s, work per agent CPU-second, and the ratio ours/SDK per\n"
     "measure (--only: a comma list of the measures to run, e.g. for a profile of one). Exit 1\n"
@@ -93,6 +109,17 @@ bool parse_args(int argc, char** argv, Args& a) {
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (k == "--seconds") a.seconds = std::atof(value().c_str());
     else if (k == "--threads") a.threads = std::atoi(value().c_str());
+    else if (k == "--connections") a.connections = std::atoi(value().c_str());
+    else if (k == "--window") a.window = std::atoi(value().c_str());
+    else if (k == "--client") {
+      std::string v = value();
+      if (v != "h2" && v != "grpcpp" && v != "both") {
+        std::fprintf(stderr, "grpc_bench: --client takes h2, grpcpp or both\n");
+        return false;
+      }
+      a.h2 = v != "grpcpp";
+      a.grpcpp = v != "h2";
+    }
     else if (k == "--warmup-ms") a.warmup_ms = std::atol(value().c_str());
     else if (k == "--no-sdk") a.sdk = false;
     else if (k == "--only") {
@@ -112,9 +139,9 @@ bool parse_args(int argc, char** argv, Args& a) {
     }
   }
   if (a.seconds <= 0 || a.seconds > 600 || a.threads < 1 || a.threads > 256 || a.warmup_ms < 0 ||
-      a.warmup_ms > 60000) {
+      a.warmup_ms > 60000 || a.connections < 1 || a.connections > 64 || a.window < 1 || a.window > 1000) {
     std::fprintf(stderr, "grpc_bench: --seconds must be in (0, 600], --threads in [1, 256], "
-                         "--warmup-ms in [0, 60000]\n");
+                         "--warmup-ms in [0, 60000], --connections in [1, 64], --window in [1, 1000]\n");
     return false;
   }
   return true;
@@ -149,6 +176,7 @@ struct Target {
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<v1::A2AService::Stub> stub;
   std::string task_id;  // the task GetTask reads
+  std::unique_ptr<GrpcH2Load> load;  // --client h2
 };
 
 void add_metadata(grpc::ClientContext& ctx) {
@@ -171,7 +199,7 @@ std::string describe(const grpc::Status& st) {
 }
 
 // Starts the agent, reads its gRPC port, connects, creates the GetTask task.
-bool start(Target& t, std::vector<std::string> argv, const std::string& path, std::string& error) {
+bool start(Target& t, std::vector<std::string> argv, const std::string& path, const Args& a, std::string& error) {
   t.proc = std::make_unique<HttpAgentProcess>(std::move(argv), path);
   if (!t.proc->ok()) {
     error = t.proc->error();
@@ -198,6 +226,14 @@ bool start(Target& t, std::vector<std::string> argv, const std::string& path, st
     return false;
   }
   t.task_id = resp.task().id();
+  if (a.h2) {
+    t.load = std::make_unique<GrpcH2Load>(port, a.connections, a.window);
+    std::string err = t.load->connect();
+    if (!err.empty()) {
+      error = "the h2 load client: " + err;
+      return false;
+    }
+  }
   std::printf("%s: pid %d, grpc 127.0.0.1:%u, GetTask reads task %s\n", t.name.c_str(), t.proc->pid(), port,
               t.task_id.c_str());
   return true;
@@ -274,6 +310,81 @@ std::string one_call(Target& t, Measure m, int thread, long i, long long& events
   return "unknown measure";
 }
 
+constexpr const char* kService = "/lf.a2a.v1.A2AService/";
+
+// --client h2: t's connections, `window` calls in flight on each, for `seconds`.
+// The same requests and the same checks as one_call.
+Result run_h2(Target& t, Measure m, double seconds) {
+  static long run_no = 0;
+  std::string prefix = "bench-r" + std::to_string(++run_no) + "-";
+  GrpcH2Load::MakeCall make = [&](long seq, std::string& path, std::string& framed) {
+    std::string id = prefix + std::to_string(seq);
+    switch (m) {
+      case Measure::kSendMessage:
+        path = std::string(kService) + "SendMessage";
+        framed = a2a::bench::grpc_frame(send_request("tck-message-response bench " + id, id).SerializeAsString());
+        return;
+      case Measure::kGetTask: {
+        path = std::string(kService) + "GetTask";
+        v1::GetTaskRequest req;
+        req.set_id(t.task_id);
+        framed = a2a::bench::grpc_frame(req.SerializeAsString());
+        return;
+      }
+      case Measure::kStream:
+        path = std::string(kService) + "SendStreamingMessage";
+        framed = a2a::bench::grpc_frame(send_request("tck-stream-basic bench " + id, id).SerializeAsString());
+        return;
+    }
+  };
+  GrpcH2Load::Check check = [&](const a2a::bench::GrpcAnswer& ans, long long& events) -> std::string {
+    switch (m) {
+      case Measure::kSendMessage: {
+        if (ans.messages.size() != 1) return std::to_string(ans.messages.size()) + " messages in a unary answer";
+        v1::SendMessageResponse resp;
+        if (!resp.ParseFromArray(ans.messages[0].data(), static_cast<int>(ans.messages[0].size())))
+          return "the answer does not parse as a SendMessageResponse";
+        if (!resp.has_message() || resp.message().role() != v1::ROLE_AGENT)
+          return "not an agent Message: " + resp.ShortDebugString();
+        return "";
+      }
+      case Measure::kGetTask: {
+        if (ans.messages.size() != 1) return std::to_string(ans.messages.size()) + " messages in a unary answer";
+        v1::Task resp;
+        if (!resp.ParseFromArray(ans.messages[0].data(), static_cast<int>(ans.messages[0].size())))
+          return "the answer does not parse as a Task";
+        if (resp.id() != t.task_id || resp.status().state() != v1::TASK_STATE_COMPLETED)
+          return "not the completed task: " + resp.ShortDebugString();
+        return "";
+      }
+      case Measure::kStream: {
+        size_t n = ans.messages.size();
+        if (n > static_cast<size_t>(kMaxEventsPerStream)) return std::to_string(n) + " events in a stream";
+        bool completed = false;
+        v1::StreamResponse ev;
+        for (size_t k = 0; k < n; ++k) {
+          if (!ev.ParseFromArray(ans.messages[k].data(), static_cast<int>(ans.messages[k].size())))
+            return "event " + std::to_string(k) + " does not parse as a StreamResponse";
+          completed = ev.has_status_update() && ev.status_update().status().state() == v1::TASK_STATE_COMPLETED;
+        }
+        if (!completed) return "the stream's last of " + std::to_string(n) + " events is not COMPLETED";
+        events += static_cast<long long>(n);
+        return "";
+      }
+    }
+    return "unknown measure";
+  };
+  GrpcH2Load::Stats st = t.load->run(seconds, make, check);
+  Result r;
+  r.ok = st.ok;
+  r.failures = st.failures;
+  r.events = st.events;
+  r.seconds = st.seconds;
+  r.latency_ms = std::move(st.latency_ms);
+  r.samples = std::move(st.samples);
+  return r;
+}
+
 // `threads` threads calling for `seconds`, all over t's one channel.
 Result run(Target& t, Measure m, int threads, double seconds) {
   struct PerThread {
@@ -327,23 +438,25 @@ double self_cpu_seconds() {
   return sec(ru.ru_utime) + sec(ru.ru_stime);
 }
 
-Result measure(Target& t, Measure m, const Args& a) {
-  if (a.warmup_ms > 0) run(t, m, a.threads, static_cast<double>(a.warmup_ms) / 1000.0);
+Result measure(Target& t, Measure m, const Args& a, bool h2) {
+  auto go = [&](double seconds) { return h2 ? run_h2(t, m, seconds) : run(t, m, a.threads, seconds); };
+  if (a.warmup_ms > 0) go(static_cast<double>(a.warmup_ms) / 1000.0);
   double cpu0 = t.proc->cpu_seconds(), self0 = self_cpu_seconds();
-  Result r = run(t, m, a.threads, a.seconds);
+  Result r = go(a.seconds);
   r.agent_cpu = t.proc->cpu_seconds() - cpu0;
   r.client_cpu = self_cpu_seconds() - self0;
   return r;
 }
 
-void print_row(const std::string& name, Measure m, Result& r) {
+void print_row(const std::string& name, const char* client, Measure m, Result& r) {
   if (m == Measure::kStream) {
     double per_stream = r.ok > 0 ? static_cast<double>(r.events) / static_cast<double>(r.ok) : 0;
-    std::printf("  %-14s %9lld  %9.0f  %9.0f  %5.1f  %7.2f  %7.2f  %9.0f  %7.0f  %8lld\n", name.c_str(), r.ok,
+    std::printf("  %-14s %-6s %9lld  %9.0f  %9.0f  %5.1f  %7.2f  %7.2f  %9.0f  %7.0f  %8lld\n", name.c_str(), client, r.ok,
                 r.per_second(r.ok), r.per_second(r.events), per_stream, r.percentile(50), r.percentile(99),
                 r.per_cpu(r.ok), r.client_us(r.ok), r.failures);
   } else {
-    std::printf("  %-14s %9lld  %9.0f  %7.2f  %7.2f  %11.0f  %7.0f  %8lld\n", name.c_str(), r.ok, r.per_second(r.ok),
+    std::printf("  %-14s %-6s %9lld  %9.0f  %7.2f  %7.2f  %11.0f  %7.0f  %8lld\n", name.c_str(), client, r.ok,
+                r.per_second(r.ok),
                 r.percentile(50), r.percentile(99), r.per_cpu(r.ok), r.client_us(r.ok), r.failures);
   }
   for (const auto& s : r.samples) std::printf("    failure: %s\n", s.c_str());
@@ -370,31 +483,41 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "grpc_bench: no agent at %s (ninja -C build a2a-ref-agent)\n", a.agent.c_str());
     return 1;
   }
-  Target ref{"a2a-ref-agent", nullptr, nullptr, nullptr, ""};
+  Target ref{"a2a-ref-agent", nullptr, nullptr, nullptr, "", nullptr};
   std::string error;
-  if (!start(ref, {a.agent, "--http", "0", "--grpc", "0", "-q"}, "/", error)) {
+  if (!start(ref, {a.agent, "--http", "0", "--grpc", "0", "-q"}, "/", a, error)) {
     std::fprintf(stderr, "grpc_bench: a2a-ref-agent: %s\n", error.c_str());
     return 1;
   }
   std::unique_ptr<Target> sdk;
   std::string missing = a.sdk ? sdk_missing(a) : "--no-sdk";
   if (missing.empty()) {
-    sdk = std::make_unique<Target>(Target{"js-sdk-agent", nullptr, nullptr, nullptr, ""});
-    if (!start(*sdk, {"node", a.js_dir + "/agent.mjs", "--port", "0", "--grpc-port", "0"}, "/a2a/jsonrpc", error)) {
+    sdk = std::make_unique<Target>(Target{"js-sdk-agent", nullptr, nullptr, nullptr, "", nullptr});
+    if (!start(*sdk, {"node", a.js_dir + "/agent.mjs", "--port", "0", "--grpc-port", "0"}, "/a2a/jsonrpc", a,
+               error)) {
       std::fprintf(stderr, "grpc_bench: the JS SDK agent: %s\n", error.c_str());
       return 1;  // both agents are stopped by their destructors
     }
   } else {
     std::printf("js-sdk-agent: skipped (%s); a2a-ref-agent alone\n", missing.c_str());
   }
-  std::printf("client: grpc++ %s sync stub, %d threads over one channel per agent, closed loop, "
-              "%.1f s per measure after %.1f s warm-up, a2a-version: 1.0\n",
-              grpc::Version().c_str(), a.threads, a.seconds, static_cast<double>(a.warmup_ms) / 1000.0);
+  if (a.h2) {
+    std::printf("client h2: ours (nghttp2 %s, one thread), %d connection%s per agent, window %d calls in flight per "
+                "connection, closed loop, %.1f s per measure after %.1f s warm-up, a2a-version: 1.0\n",
+                nghttp2_version(0)->version_str, a.connections, a.connections == 1 ? "" : "s", a.window, a.seconds,
+                static_cast<double>(a.warmup_ms) / 1000.0);
+  }
+  if (a.grpcpp) {
+    std::printf("client grpcpp: grpc++ %s sync stub, %d threads over one channel per agent, closed loop, "
+                "%.1f s per measure after %.1f s warm-up, a2a-version: 1.0\n",
+                grpc::Version().c_str(), a.threads, a.seconds, static_cast<double>(a.warmup_ms) / 1000.0);
+  }
   std::printf("load average at the start: %s\n", a2a::bench::load_average().c_str());
 
   bool ok = true;
   struct Summary {
     Measure m;
+    const char* client;
     double ref = 0, sdk = 0, ref_cpu = 0, sdk_cpu = 0, ref_p50 = 0, sdk_p50 = 0, ref_ev = 0, sdk_ev = 0;
   };
   std::vector<Summary> summary;
@@ -405,30 +528,34 @@ int main(int argc, char** argv) {
     bool stream = m == Measure::kStream;
     std::printf("\n%s\n", measure_name(m));
     if (stream) {
-      std::printf("  %-14s %9s  %9s  %9s  %5s  %7s  %7s  %9s  %7s  %8s\n", "agent", "streams", "streams/s", "events/s",
-                  "ev/st", "p50 ms", "p99 ms", "st/cpu-s", "cli us", "failures");
+      std::printf("  %-14s %-6s %9s  %9s  %9s  %5s  %7s  %7s  %9s  %7s  %8s\n", "agent", "client", "streams",
+                  "streams/s", "events/s", "ev/st", "p50 ms", "p99 ms", "st/cpu-s", "cli us", "failures");
     } else {
-      std::printf("  %-14s %9s  %9s  %7s  %7s  %11s  %7s  %8s\n", "agent", "calls", "calls/s", "p50 ms", "p99 ms",
-                  "calls/cpu-s", "cli us", "failures");
+      std::printf("  %-14s %-6s %9s  %9s  %7s  %7s  %11s  %7s  %8s\n", "agent", "client", "calls", "calls/s",
+                  "p50 ms", "p99 ms", "calls/cpu-s", "cli us", "failures");
     }
-    Summary s{m};
-    Result r = measure(ref, m, a);
-    print_row(ref.name, m, r);
-    ok = ok && r.failures == 0 && r.ok > 0;
-    s.ref = r.per_second(r.ok);
-    s.ref_cpu = r.per_cpu(r.ok);
-    s.ref_p50 = r.percentile(50);
-    s.ref_ev = r.per_second(r.events);
-    if (sdk) {
-      Result j = measure(*sdk, m, a);
-      print_row(sdk->name, m, j);
-      ok = ok && j.failures == 0 && j.ok > 0;
-      s.sdk = j.per_second(j.ok);
-      s.sdk_cpu = j.per_cpu(j.ok);
-      s.sdk_p50 = j.percentile(50);
-      s.sdk_ev = j.per_second(j.events);
+    for (bool h2 : {true, false}) {
+      if ((h2 && !a.h2) || (!h2 && !a.grpcpp)) continue;
+      const char* client = h2 ? "h2" : "grpcpp";
+      Summary s{m, client};
+      Result r = measure(ref, m, a, h2);
+      print_row(ref.name, client, m, r);
+      ok = ok && r.failures == 0 && r.ok > 0;
+      s.ref = r.per_second(r.ok);
+      s.ref_cpu = r.per_cpu(r.ok);
+      s.ref_p50 = r.percentile(50);
+      s.ref_ev = r.per_second(r.events);
+      if (sdk) {
+        Result j = measure(*sdk, m, a, h2);
+        print_row(sdk->name, client, m, j);
+        ok = ok && j.failures == 0 && j.ok > 0;
+        s.sdk = j.per_second(j.ok);
+        s.sdk_cpu = j.per_cpu(j.ok);
+        s.sdk_p50 = j.percentile(50);
+        s.sdk_ev = j.per_second(j.events);
+      }
+      summary.push_back(s);
     }
-    summary.push_back(s);
   }
 
   std::printf("\nagent memory after the runs: a2a-ref-agent VmRSS %ld KiB, VmHWM %ld KiB", ref.proc->rss_kib(),
@@ -442,14 +569,15 @@ int main(int argc, char** argv) {
   if (sdk) {
     std::printf("\nratios ours/SDK:\n");
     for (const auto& s : summary) {
+      std::string label = a.h2 && a.grpcpp ? std::string(measure_name(s.m)) + " [" + s.client + "]" : measure_name(s.m);
       if (s.m == Measure::kStream) {
         std::printf("  %s: ref %.0f streams/s (%.0f events/s), sdk %.0f streams/s (%.0f events/s), ratio %.1fx "
                     "streams, %.1fx events; per agent CPU-second %.1fx; p50 %.1fx lower\n",
-                    measure_name(s.m), s.ref, s.ref_ev, s.sdk, s.sdk_ev, ratio(s.ref, s.sdk), ratio(s.ref_ev, s.sdk_ev),
+                    label.c_str(), s.ref, s.ref_ev, s.sdk, s.sdk_ev, ratio(s.ref, s.sdk), ratio(s.ref_ev, s.sdk_ev),
                     ratio(s.ref_cpu, s.sdk_cpu), ratio(s.sdk_p50, s.ref_p50));
       } else {
         std::printf("  %s: ref %.0f/s, sdk %.0f/s, ratio %.1fx; per agent CPU-second %.1fx; p50 %.1fx lower\n",
-                    measure_name(s.m), s.ref, s.sdk, ratio(s.ref, s.sdk), ratio(s.ref_cpu, s.sdk_cpu),
+                    label.c_str(), s.ref, s.sdk, ratio(s.ref, s.sdk), ratio(s.ref_cpu, s.sdk_cpu),
                     ratio(s.sdk_p50, s.ref_p50));
       }
     }

@@ -46,18 +46,19 @@ struct Shared {
   ReactorFactory factory;
   std::mutex mu;
   std::condition_variable cv;
-  int live_calls = 0;
+  // Counted without the lock; only the last call's end takes it, to wake
+  // wait_calls (which reads the count under the lock, so no wake-up is lost).
+  std::atomic<int> live_calls{0};
   std::atomic<int> connections{0};
   std::vector<Loop*> loops;
   std::atomic<size_t> next_loop{0};
 
-  void call_started() {
-    std::lock_guard<std::mutex> lk(mu);
-    ++live_calls;
-  }
+  void call_started() { live_calls.fetch_add(1, std::memory_order_relaxed); }
   void call_done() {
-    std::lock_guard<std::mutex> lk(mu);
-    if (--live_calls == 0) cv.notify_all();
+    if (live_calls.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lk(mu);
+      cv.notify_all();
+    }
   }
 };
 
@@ -65,11 +66,22 @@ using Header = std::pair<std::string, std::string>;
 // The calls' grpc-timeout deadlines; an entry lives while its stream does.
 using TimerMap = std::multimap<Clock::time_point, CallState*>;
 
+// Where a request field's name and value are in CallState::field_text.
+struct FieldRef {
+  uint32_t name = 0, name_len = 0, value = 0, value_len = 0;
+};
+
 struct CallState {
   Loop* loop = nullptr;
-  // Set on the I/O thread before the reactor exists, then read-only.
-  std::string path, method, content_type, grpc_timeout, grpc_encoding;
-  std::vector<Header> headers;
+  // Set on the I/O thread before the reactor exists, then read-only. The
+  // request's fields are kept in one buffer (names and values back to back)
+  // with their places in `fields`, not as a string pair each: a few
+  // allocations a call instead of one or two per field (docs/grpc.md,
+  // "Our own HTTP/2 server", per-call costs).
+  std::string field_text;
+  std::vector<FieldRef> fields;  // the regular fields, in their order
+  uint32_t path_at = 0, path_len = 0;
+  bool post = false;  // :method is POST
   std::string body;  // the request: 5-byte prefix, then the message
   // The rest: the I/O thread only.
   Conn* conn = nullptr;  // null once the stream is gone
@@ -92,6 +104,21 @@ struct CallState {
   bool finished = false;   // the reactor called finish
   bool read_sent = false, cancel_sent = false;
   bool message_ready = false;
+
+  std::string_view text(uint32_t at, uint32_t len) const { return std::string_view(field_text).substr(at, len); }
+  std::string_view path() const { return text(path_at, path_len); }
+  // The first regular field named `key` (lower-case), "" when absent.
+  std::string_view field(std::string_view key) const {
+    for (const auto& f : fields)
+      if (text(f.name, f.name_len) == key) return text(f.value, f.value_len);
+    return {};
+  }
+  // Appends `v` to field_text; its offset.
+  uint32_t keep(std::string_view v) {
+    auto at = static_cast<uint32_t>(field_text.size());
+    field_text.append(v);
+    return at;
+  }
 };
 
 enum class NoticeKind { kRead, kWrite, kCancel, kDone };
@@ -304,6 +331,14 @@ class Loop {
   int next_timeout();
   bool run_notices();
 
+  // The fields of a response or trailers being submitted (nghttp2 copies
+  // them): emptied, not freed, between uses (no allocation per call).
+  std::vector<nghttp2_nv>& fields_start() {
+    nv_.clear();
+    keep_.clear();
+    return nv_;
+  }
+
   Shared& sh_;
   int listen_fd_ = -1;
   int ep_ = -1;
@@ -320,6 +355,12 @@ class Loop {
   std::vector<Conn*> dirty_;
   std::vector<Conn*> to_send_;
   std::vector<Notice> notices_;
+  // Swapped with the queues above by run(), to keep the capacity of both.
+  std::vector<std::function<void()>> posted_scratch_;
+  std::vector<Conn*> dirty_scratch_, sending_scratch_;
+  std::vector<Notice> notice_batch_;
+  std::vector<nghttp2_nv> nv_;
+  std::vector<std::string> keep_;  // status_fields' strings for nv_
   TimerMap timers_;
   std::vector<char> rbuf_ = std::vector<char>(kReadChunk);
 };
@@ -391,6 +432,8 @@ int Loop::on_begin_headers(Conn& c, const nghttp2_frame* f) {
   s->loop = this;
   s->conn = &c;
   s->id = f->hd.stream_id;
+  s->field_text.reserve(256);  // a gRPC call's fields: about 150 bytes
+  s->fields.reserve(8);
   nghttp2_session_set_stream_user_data(c.session, s->id, s.get());
   c.calls[s->id] = std::move(s);
   return 0;
@@ -403,14 +446,20 @@ int Loop::on_header(Conn& c, const nghttp2_frame* f, std::string_view name, std:
   s->header_bytes += name.size() + value.size() + 32;  // RFC 9113 §6.5.2's size of a field
   if (s->header_bytes > sh_.options.max_header_list) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;  // RST_STREAM
   if (!name.empty() && name[0] == ':') {
-    if (name == ":path") s->path = value;
-    else if (name == ":method") s->method = value;
+    if (name == ":path") {
+      s->path_at = s->keep(value);
+      s->path_len = static_cast<uint32_t>(value.size());
+    } else if (name == ":method") {
+      s->post = value == "POST";
+    }
     return 0;
   }
-  if (name == "content-type") s->content_type = value;
-  else if (name == "grpc-timeout") s->grpc_timeout = value;
-  else if (name == "grpc-encoding") s->grpc_encoding = value;
-  s->headers.emplace_back(std::string(name), std::string(value));
+  FieldRef field;
+  field.name = s->keep(name);
+  field.name_len = static_cast<uint32_t>(name.size());
+  field.value = s->keep(value);
+  field.value_len = static_cast<uint32_t>(value.size());
+  s->fields.push_back(field);
   return 0;
 }
 
@@ -426,14 +475,14 @@ int Loop::on_frame_recv(Conn& c, const nghttp2_frame* f) {
 
 // The request's HEADERS are complete: refuse what is not gRPC, else make the reactor.
 void Loop::start_call(Conn& c, const std::shared_ptr<CallState>& s) {
-  if (s->method != "POST") return respond_http(*s, "405");
+  if (!s->post) return respond_http(*s, "405");
   // PROTOCOL-HTTP2.md: a content-type that is not application/grpc[+...] is HTTP 415.
-  std::string_view ct = s->content_type;
+  std::string_view ct = s->field("content-type");
   if (!ct.starts_with("application/grpc") ||
       (ct.size() > 16 && ct[16] != '+' && ct[16] != ';'))
     return respond_http(*s, "415");
-  if (!s->grpc_timeout.empty()) {
-    int64_t ms = parse_grpc_timeout(s->grpc_timeout);
+  if (std::string_view timeout = s->field("grpc-timeout"); !timeout.empty()) {
+    int64_t ms = parse_grpc_timeout(timeout);
     if (ms >= 0) {
       s->timer = timers_.emplace(Clock::now() + std::chrono::milliseconds(ms), s.get());
       s->has_timer = true;
@@ -470,7 +519,9 @@ int Loop::on_data_chunk(Conn& c, int32_t id, const uint8_t* data, size_t len) {
   if (b[0] & 1) {
     // We accept no grpc-encoding (we send no grpc-accept-encoding): a compressed message is refused.
     respond_status(s, {grpcwire::kUnimplemented,
-                       "grpc-encoding '" + s->grpc_encoding + "' is not supported (no compression)", ""});
+                       "grpc-encoding '" + std::string(s->field("grpc-encoding")) +
+                           "' is not supported (no compression)",
+                       ""});
     return 0;
   }
   if (size > static_cast<uint64_t>(sh_.options.max_receive)) {
@@ -537,9 +588,10 @@ void Loop::respond_http(CallState& s, const char* status) {
 void Loop::respond_status(const std::shared_ptr<CallState>& s, const WireStatus& st) {
   if (s->conn && !s->responded) {
     s->responded = true;
-    std::vector<std::string> keep;
-    std::vector<nghttp2_nv> nv{make_nv(kStatus, k200), make_nv(kContentType, kGrpcCt)};
-    status_fields(st, keep, nv);
+    std::vector<nghttp2_nv>& nv = fields_start();
+    nv.push_back(make_nv(kStatus, k200));
+    nv.push_back(make_nv(kContentType, kGrpcCt));
+    status_fields(st, keep_, nv);
     nghttp2_submit_response(s->conn->session, s->id, nv.data(), nv.size(), nullptr);
     mark_dirty(*s->conn);
   }
@@ -587,10 +639,11 @@ void Loop::op_send(const std::shared_ptr<CallState>& s, std::string* framed, siz
       if (!s->headers_sent && count == 0) {
         // Trailers-only: one HEADERS frame with the status, END_STREAM.
         s->headers_sent = true;
-        std::vector<std::string> keep;
-        std::vector<nghttp2_nv> nv{make_nv(kStatus, k200), make_nv(kContentType, kGrpcCt)};
+        std::vector<nghttp2_nv>& nv = fields_start();
+        nv.push_back(make_nv(kStatus, k200));
+        nv.push_back(make_nv(kContentType, kGrpcCt));
         for (const auto& [k, v] : s->initial) nv.push_back(make_nv(k, v));
-        status_fields(*status, keep, nv);
+        status_fields(*status, keep_, nv);
         nghttp2_submit_response(c->session, s->id, nv.data(), nv.size(), nullptr);
       } else {
         s->trailer = *status;
@@ -604,7 +657,9 @@ void Loop::op_send(const std::shared_ptr<CallState>& s, std::string* framed, siz
   if (live && (count > 0 || s->trailer)) {
     if (!s->headers_sent) {
       s->headers_sent = true;
-      std::vector<nghttp2_nv> nv{make_nv(kStatus, k200), make_nv(kContentType, kGrpcCt)};
+      std::vector<nghttp2_nv>& nv = fields_start();
+      nv.push_back(make_nv(kStatus, k200));
+      nv.push_back(make_nv(kContentType, kGrpcCt));
       for (const auto& [k, v] : s->initial) nv.push_back(make_nv(k, v));
       nghttp2_data_provider prd;
       prd.source.ptr = s.get();
@@ -646,9 +701,8 @@ ssize_t Loop::read_data(CallState& s, uint8_t* buf, size_t length, uint32_t* fla
     s.out_off = 0;
     if (s.trailer) {
       *flags |= NGHTTP2_DATA_FLAG_EOF | NGHTTP2_DATA_FLAG_NO_END_STREAM;
-      std::vector<std::string> keep;
-      std::vector<nghttp2_nv> nv;
-      status_fields(*s.trailer, keep, nv);
+      std::vector<nghttp2_nv>& nv = fields_start();
+      status_fields(*s.trailer, keep_, nv);
       s.trailer.reset();
       nghttp2_submit_trailer(s.conn->session, s.id, nv.data(), nv.size());
     } else if (n == 0) {
@@ -681,13 +735,17 @@ void Loop::run() {
       if (evs[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) on_readable(c);
       if (!c.closed && (evs[i].events & EPOLLOUT)) mark_dirty(c);
     }
-    std::vector<std::function<void()>> posted;
+    // The scratch vectors (posted, dirty, sending, a batch of notices) are
+    // swapped with the queues and cleared after use, so both keep their
+    // capacity: no allocation per loop turn.
+    std::vector<std::function<void()>>& posted = posted_scratch_;
     {
       std::lock_guard<std::mutex> lk(post_mu_);
       posted.swap(posted_);
       woken_ = false;
     }
     for (auto& fn : posted) fn();
+    posted.clear();
     expire_timers();
     if (accept_paused_ && listen_fd_ >= 0 && Clock::now() >= accept_paused_until_) {
       accept_paused_ = false;
@@ -699,21 +757,23 @@ void Loop::run() {
     for (int pass = 0; pass < kMaxPasses; ++pass) {
       bool any = run_notices();
       if (dirty_.empty() && !any) break;
-      std::vector<Conn*> dirty;
+      std::vector<Conn*>& dirty = dirty_scratch_;
       dirty.swap(dirty_);
       for (Conn* c : dirty) {
         c->dirty = false;
         if (!c->closed) collect(*c);
       }
+      dirty.clear();
       if (notices_.empty() && dirty_.empty()) break;
     }
     // Everything collected in the passes above: one send() per connection.
-    std::vector<Conn*> sending;
+    std::vector<Conn*>& sending = sending_scratch_;
     sending.swap(to_send_);
     for (Conn* c : sending) {
       c->to_send = false;
       if (!c->closed) flush(*c);
     }
+    sending.clear();
     graveyard_.clear();
     if (quit_) break;
   }
@@ -733,7 +793,7 @@ void Loop::run() {
 bool Loop::run_notices() {
   if (notices_.empty()) return false;
   for (int round = 0; round < kMaxPasses && !notices_.empty(); ++round) {
-    std::vector<Notice> batch;
+    std::vector<Notice>& batch = notice_batch_;  // never re-entered: reactors' calls only queue
     batch.swap(notices_);
     for (auto& n : batch) {
       Reactor* r = n.call->reactor;
@@ -755,6 +815,7 @@ bool Loop::run_notices() {
           break;
       }
     }
+    batch.clear();
   }
   return true;
 }
@@ -929,13 +990,9 @@ void Loop::drop(Conn& c) {
 
 // ---- CallHandle ----
 
-std::string_view CallHandle::path() const { return s_->path; }
+std::string_view CallHandle::path() const { return s_->path(); }
 
-std::string_view CallHandle::header(std::string_view key) const {
-  for (const auto& [k, v] : s_->headers)
-    if (k == key) return v;
-  return {};
-}
+std::string_view CallHandle::header(std::string_view key) const { return s_->field(key); }
 
 std::string_view CallHandle::request() const {
   std::string_view b = s_->body;
@@ -1062,7 +1119,7 @@ void Server::cancel_all() {
 
 bool Server::wait_calls(std::chrono::milliseconds within) {
   std::unique_lock<std::mutex> lk(shared_->mu);
-  return shared_->cv.wait_for(lk, within, [&] { return shared_->live_calls == 0; });
+  return shared_->cv.wait_for(lk, within, [&] { return shared_->live_calls.load() == 0; });
 }
 
 void Server::stop() {
