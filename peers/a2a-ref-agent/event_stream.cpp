@@ -51,7 +51,7 @@ class TaskStream : public EventStream {
       : store_(store), record_(std::move(r)), first_(std::move(first)), index_(start), faults_(faults) {}
 
   StreamItem next(core::Deadline deadline) override {
-    auto lk = store_.lock();
+    auto lk = store_.lock(*record_);
     const LogEntry* e = nullptr;
     StreamItem item = take(lk, deadline, e);
     if (e) {
@@ -73,7 +73,7 @@ class TaskStream : public EventStream {
   StreamItem next_view_or_text(core::Deadline deadline, const std::function<void(const Json&)>& view,
                                const std::function<void(std::string_view)>& text) override {
     if (faults_.any()) return EventStream::next_view_or_text(deadline, view, text);
-    auto lk = store_.lock();
+    auto lk = store_.lock(*record_);
     const LogEntry* e = nullptr;
     StreamItem item = take(lk, deadline, e);
     if (item.kind == StreamItem::Kind::kEvent) {
@@ -87,7 +87,7 @@ class TaskStream : public EventStream {
   }
 
   void cancel() override {
-    auto lk = store_.lock();
+    auto lk = store_.lock(*record_);
     canceled_ = true;
     record_->cv.notify_all();
   }

@@ -110,7 +110,7 @@ CallResult list_tasks(CoreState& st, const Json& params) {
   if (st.fault(Fault::kSemIgnoreHistoryLength)) q.view.history_length.reset();
   q.view.artifacts = q.include_artifacts || st.fault(Fault::kSemListIncludesArtifacts);
 
-  auto lk = st.store.lock();
+  auto lk = st.store.lock_all();  // every shard: one consistent snapshot
   std::vector<std::pair<Key, std::shared_ptr<TaskRecord>>> hits;
   for (auto& r : st.store.all()) {
     if (matches(*r, q)) hits.emplace_back(Key{r->status_ms, r->status_seq}, r);

@@ -85,7 +85,7 @@ CallResult create_push_config(CoreState& st, const Json& params) {
   const Json& cfg = (nested && nested->is_object() && !field(params, "url")) ? *nested : params;
   Json stored;
   if (auto e = normalize_push_config(cfg, task_id, stored)) return *e;
-  auto lk = st.store.lock();
+  auto lk = st.store.lock(task_id);
   auto r = st.store.find(task_id);
   if (!r) return task_not_found(task_id);
   auto& configs = r->push_configs;
@@ -102,7 +102,7 @@ CallResult get_push_config(CoreState& st, const Json& params) {
   if (auto e = check_push_supported(st)) return *e;
   std::string task_id, id;
   if (auto e = parse_ref(params, task_id, id)) return *e;
-  auto lk = st.store.lock();
+  auto lk = st.store.lock(task_id);
   auto r = st.store.find(task_id);
   if (!r) return task_not_found(task_id);
   // push-get-ignores-config-id: the first config of the task, whatever id was asked.
@@ -121,7 +121,7 @@ CallResult list_push_configs(CoreState& st, const Json& params) {
   std::optional<long long> page_size;
   if (auto e = get_int(params, "pageSize", page_size)) return *e;
   if (page_size && *page_size < 0) return invalid_params("pageSize", "must not be negative");
-  auto lk = st.store.lock();
+  auto lk = st.store.lock(task_id);
   auto r = st.store.find(task_id);
   if (!r) return task_not_found(task_id);
   // All configs on one page: a task has few, and pagination is optional here.
@@ -132,7 +132,7 @@ CallResult delete_push_config(CoreState& st, const Json& params) {
   if (auto e = check_push_supported(st)) return *e;
   std::string task_id, id;
   if (auto e = parse_ref(params, task_id, id)) return *e;
-  auto lk = st.store.lock();
+  auto lk = st.store.lock(task_id);
   auto r = st.store.find(task_id);
   if (!r) return task_not_found(task_id);
   if (!st.fault(Fault::kSemPushDeleteNoop)) {

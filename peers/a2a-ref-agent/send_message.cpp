@@ -122,7 +122,10 @@ struct Accepted {
   Json first_event;                    // {"task":...} a stream starts with (streams only)
   size_t start_index = 0;              // log entries after first_event
   Json immediate;                      // the task right after acceptance (when it is the answer)
-  std::function<void()> run_now;       // this turn's plan when it is due at once (store unlocked)
+  // The lock of the record's shard, still held: a plan due at once has run
+  // under it, and a blocking send waits and writes its answer under it, so
+  // a SendMessage locks the store once (docs/ref-agent.md, "The sharded task store").
+  TaskStore::Lock lock;
 };
 
 // {"task": task}, moving the task in (model::wrap_task copies it: a deep
@@ -138,10 +141,9 @@ bool answers_at_once(const CoreState& st, const SendRequest& req) {
   return req.return_immediately || st.fault(Fault::kSemBlockingReturnsEarly);
 }
 
-// Runs `plan` if the task is still in the turn that scheduled it. Its
-// chunks are moved into the store: a plan runs once.
+// Lock of r's shard held. Runs `plan` if the task is still in the turn that
+// scheduled it. Its chunks are moved into the store: a plan runs once.
 void apply_plan(CoreState& st, TaskRecord& r, uint64_t generation, TurnPlan& plan) {
-  auto lk = st.store.lock();
   if (r.generation != generation || r.state != TaskState::kWorking) return;
   for (auto& c : plan.chunks) st.store.add_chunk(r, std::move(c.artifact), c.append, c.last_chunk);
   if (plan.stream_error) st.store.add_error(r, *plan.stream_error);
@@ -158,21 +160,34 @@ void add_inline_push_config(TaskRecord& r, const SendRequest& req) {
   r.push_configs.push_back(std::move(stored));
 }
 
-// Lock held. Moves the task to WORKING and plans this turn: a plan due later
-// goes to the scheduler; one due now is returned for the caller to run once
-// the store is unlocked, after the answer or stream start was taken (so the
-// outcome is the one the scheduler would give, without two thread hand-offs).
-std::function<void()> begin_turn(CoreState& st, const std::shared_ptr<TaskRecord>& r, const std::string& text) {
+// A turn's plan due at once, with the generation it was made in.
+struct DuePlan {
+  uint64_t generation = 0;
+  TurnPlan plan;
+};
+
+// Lock of r's shard held. Moves the task to WORKING and plans this turn: a
+// plan due later goes to the scheduler; one due now is returned for the
+// caller to run, still under the lock, once the answer or stream start was
+// taken (so the outcome is the one the scheduler would give, without two
+// thread hand-offs and without locking the store again).
+std::optional<DuePlan> begin_turn(CoreState& st, const std::shared_ptr<TaskRecord>& r, const std::string& text) {
   uint64_t gen = ++r->generation;
   st.store.set_status(*r, TaskState::kWorking, "", false);
   TurnPlan plan = st.plan_turn(r->behaviour, r->turn, text);
   bool idle = plan.chunks.empty() && !plan.stream_error && plan.final_state == TaskState::kWorking;
-  if (idle) return {};  // tck-cancel: stays WORKING
+  if (idle) return std::nullopt;  // tck-cancel: stays WORKING
   core::Millis delay = plan.delay;
-  auto job = [&st, r, gen, plan = std::move(plan)]() mutable { apply_plan(st, *r, gen, plan); };
-  if (delay.count() <= 0) return job;
-  st.scheduler.post_after(delay, std::move(job));
-  return {};
+  if (delay.count() <= 0) return DuePlan{gen, std::move(plan)};
+  st.scheduler.post_after(delay, [&st, r, gen, plan = std::move(plan)]() mutable {
+    auto lk = st.store.lock(*r);
+    apply_plan(st, *r, gen, plan);
+  });
+  return std::nullopt;
+}
+
+void run_due(CoreState& st, TaskRecord& r, std::optional<DuePlan>& due) {
+  if (due) apply_plan(st, r, due->generation, due->plan);
 }
 
 std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& req, const Selection& sel,
@@ -189,18 +204,25 @@ std::variant<Accepted, CallError> start_task(CoreState& st, const SendRequest& r
                                     req.context_id.value_or(""), "");
     return acc;
   }
+  // Ids in the order the unsharded store made them (a context's, then the
+  // task's): --legal-variation's ids count.
   std::string ctx = req.context_id ? *req.context_id : st.new_id(IdKind::kContext);
-  acc.record = req.movable ? st.store.create(ctx, behaviour, std::move(*req.movable))
-                           : st.store.create(ctx, behaviour, *req.message);
+  std::string id = st.store.new_task_id();
+  acc.lock = st.store.lock(id);
+  acc.record = st.store.create(std::move(id), ctx, behaviour,
+                               req.movable ? std::move(*req.movable) : Json(*req.message));
   if (req.streaming) acc.first_event = task_response(task_json(*acc.record, req.view));
   acc.start_index = acc.record->log.size();
   add_inline_push_config(*acc.record, req);
-  acc.run_now = begin_turn(st, acc.record, sel.text);
+  auto due = begin_turn(st, acc.record, sel.text);
   if (!req.streaming && answers_at_once(st, req)) acc.immediate = task_json(*acc.record, req.view);
+  run_due(st, *acc.record, due);
   return acc;
 }
 
-std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest& req, const Selection& sel) {
+// `lk`: the lock of the shard of req.task_id, held; moved into the answer.
+std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest& req, const Selection& sel,
+                                                TaskStore::Lock& lk) {
   auto r = st.store.find(*req.task_id);
   if (!r) return task_not_found(*req.task_id);
   if (req.context_id && *req.context_id != r->context_id) {
@@ -216,7 +238,9 @@ std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest
   if (st.fault(Fault::kSemMultiTurnNewTask) && model::is_interrupted(r->state)) {
     SendRequest fresh = req;
     fresh.context_id = r->context_id;
-    return start_task(st, fresh, sel, r->behaviour);
+    Behaviour b = r->behaviour;
+    lk.unlock();  // the new task is in another shard: one shard lock at a time
+    return start_task(st, fresh, sel, b);
   }
   if (req.movable) {
     st.store.append_user_message(*r, std::move(*req.movable));
@@ -226,22 +250,27 @@ std::variant<Accepted, CallError> continue_task(CoreState& st, const SendRequest
   add_inline_push_config(*r, req);
   Accepted acc;
   acc.record = r;
+  std::optional<DuePlan> due;
   if (model::is_interrupted(r->state)) {
     ++r->turn;
-    acc.run_now = begin_turn(st, r, sel.text);
+    due = begin_turn(st, r, sel.text);
   }
   // A message to a task that is still working is recorded; its work goes on.
   if (req.streaming) acc.first_event = task_response(task_json(*r, req.view));
   acc.start_index = r->log.size();
   if (!req.streaming && answers_at_once(st, req)) acc.immediate = task_json(*r, req.view);
+  run_due(st, *r, due);
+  acc.lock = std::move(lk);
   return acc;
 }
 
 std::variant<Accepted, CallError> accept(CoreState& st, SendRequest& req) {
   if (st.fault(Fault::kSemIgnoreHistoryLength)) req.view.history_length.reset();
   Selection sel = select_behaviour(*req.message);
-  auto lk = st.store.lock();
-  if (req.task_id) return continue_task(st, req, sel);
+  if (req.task_id) {
+    auto lk = st.store.lock(*req.task_id);
+    return continue_task(st, req, sel, lk);
+  }
   return start_task(st, req, sel, sel.behaviour);
 }
 
@@ -258,18 +287,16 @@ std::variant<Accepted, CallError> accept_unary_send(CoreState& st, const Json& p
                                                     bool movable = false) {
   if (auto e = parse_send(st, params, req)) return *e;
   if (movable) req.movable = const_cast<Json*>(req.message);
-  auto outcome = accept(st, req);
-  if (auto* acc = std::get_if<Accepted>(&outcome); acc && acc->run_now) acc->run_now();
-  return outcome;
+  return accept(st, req);
 }
 
-// A blocking send's wait: until the task ends or is interrupted, bounded by
-// --max-block. The caller writes the task under the lock it returns.
-TaskStore::Lock wait_for_blocking_send(CoreState& st, TaskRecord& r) {
-  auto lk = st.store.lock();
-  st.store.wait(lk, r, core::Deadline::after(st.config.max_block),
-                [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); });
-  return lk;
+// A blocking send's wait (`lk`: the lock of r's shard, held): until the task
+// ends or is interrupted, bounded by --max-block. The caller writes the task
+// under the lock.
+void wait_for_blocking_send(CoreState& st, TaskRecord& r, TaskStore::Lock& lk) {
+  auto done = [&] { return model::is_terminal(r.state) || model::is_interrupted(r.state); };
+  if (done()) return;  // a plan due at once ran under the same lock
+  st.store.wait(lk, r, core::Deadline::after(st.config.max_block), done);
 }
 
 }  // namespace
@@ -283,10 +310,12 @@ CallResult send_message(CoreState& st, const Json& params) {
   if (!acc.record) {
     result = model::wrap_message(acc.reply);
   } else if (answers_at_once(st, req)) {
+    acc.lock.unlock();
     result = task_response(std::move(acc.immediate));
   } else {
-    auto lk = wait_for_blocking_send(st, *acc.record);
+    wait_for_blocking_send(st, *acc.record, acc.lock);
     result = task_response(task_json(*acc.record, req.view));
+    acc.lock.unlock();
   }
   apply_output_faults(st.config.faults, result);
   return result;
@@ -304,10 +333,12 @@ std::variant<std::string, CallError> send_answer_text(CoreState& st, const Json&
   if (!acc.record) return jsonrpc::dump(model::wrap_message(acc.reply));
   std::string out = "{\"task\":";
   if (answers_at_once(st, req)) {
+    acc.lock.unlock();
     out += jsonrpc::dump(acc.immediate);
   } else {
-    auto lk = wait_for_blocking_send(st, *acc.record);
+    wait_for_blocking_send(st, *acc.record, acc.lock);
     append_task_text(out, *acc.record, req.view);
+    acc.lock.unlock();
   }
   out += '}';
   return out;
@@ -353,7 +384,7 @@ StreamOpen send_streaming_message(CoreState& st, const Json& params) {
   auto outcome = accept(st, req);
   if (auto* e = std::get_if<CallError>(&outcome)) return StreamOpen{*e, nullptr};
   Accepted& acc = std::get<Accepted>(outcome);
-  if (acc.run_now) acc.run_now();
+  if (acc.lock.owns_lock()) acc.lock.unlock();
   if (!acc.record) {
     return StreamOpen{std::nullopt, make_fixed_stream({model::wrap_message(acc.reply)}, st.config.faults)};
   }

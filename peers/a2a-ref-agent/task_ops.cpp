@@ -23,7 +23,7 @@ CallResult get_task(CoreState& st, const Json& params) {
   TaskView view;
   if (auto e = get_history_length(params, view.history_length)) return *e;
   if (st.fault(Fault::kSemIgnoreHistoryLength)) view.history_length.reset();
-  auto lk = st.store.lock();
+  auto lk = st.store.lock(id);
   auto r = st.store.find(id);
   if (!r) return task_not_found(id);
   Json result = task_json(*r, view);
@@ -39,7 +39,7 @@ CallResult cancel_task(CoreState& st, const Json& params) {
   if (const Json* md = field(params, "metadata"); md && !md->is_object()) {
     return invalid_params("metadata", "must be an object");
   }
-  auto lk = st.store.lock();
+  auto lk = st.store.lock(id);
   auto r = st.store.find(id);
   if (!r) return task_not_found(id);
   bool terminal = model::is_terminal(r->state);
@@ -58,7 +58,7 @@ StreamOpen subscribe_to_task(CoreState& st, const Json& params) {
   if (auto e = require_object(params, false)) return StreamOpen{*e, nullptr};
   std::string id;
   if (auto e = get_required_string(params, "id", id)) return StreamOpen{*e, nullptr};
-  auto lk = st.store.lock();
+  auto lk = st.store.lock(id);
   auto r = st.store.find(id);
   if (!r) return StreamOpen{task_not_found(id), nullptr};
   if (model::is_terminal(r->state)) {

@@ -16,7 +16,7 @@ bool AgentCore::render_task(const Json& params,
   if (get_required_string(params, "id", id)) return false;
   TaskView view;
   if (get_history_length(params, view.history_length)) return false;
-  auto lk = st.store.lock();
+  auto lk = st.store.lock(id);
   auto r = st.store.find(id);
   if (!r) return false;
   return render(*r, view);

@@ -115,7 +115,7 @@ void clear_trees(std::vector<Json>& v) {
 }
 
 // Tasks retire() evicted on this thread, destroyed at its next
-// TaskStore::lock(), before the lock is taken.
+// TaskStore::lock(), before the lock is taken (or by the store's destructor).
 thread_local std::vector<std::shared_ptr<TaskRecord>> t_evicted;
 
 }  // namespace
@@ -177,27 +177,76 @@ Json task_json(const TaskRecord& r, const TaskView& view) {
   return t;
 }
 
+TaskStore::TaskStore(size_t shards)
+    : n_shards_(std::max<size_t>(shards, 1)),
+      shards_(new Shard[n_shards_]),
+      contexts_(new ContextShard[n_shards_]) {}
+
+TaskStore::~TaskStore() { release_evicted(); }
+
+size_t TaskStore::shard_of(std::string_view id) const {
+  return n_shards_ == 1 ? 0 : std::hash<std::string_view>{}(id) % n_shards_;
+}
+
+TaskStore::ContextShard& TaskStore::context_shard(const std::string& context_id) const {
+  return contexts_[n_shards_ == 1 ? 0 : std::hash<std::string_view>{}(context_id) % n_shards_];
+}
+
+TaskStore::Lock TaskStore::lock(std::string_view id) const {
+  if (has_pending_.load(std::memory_order_relaxed)) forget_pending();
+  release_evicted();
+  return Lock(shards_[shard_of(id)].mu);
+}
+
+TaskStore::Lock TaskStore::lock(const TaskRecord& r) const {
+  if (has_pending_.load(std::memory_order_relaxed)) forget_pending();
+  release_evicted();
+  return Lock(shards_[r.shard].mu);
+}
+
+TaskStore::AllLocks TaskStore::lock_all() const {
+  if (has_pending_.load(std::memory_order_relaxed)) forget_pending();
+  release_evicted();
+  AllLocks all;
+  all.locks_.reserve(n_shards_);
+  for (size_t i = 0; i < n_shards_; ++i) all.locks_.emplace_back(shards_[i].mu);
+  all.store_ = this;
+  all_locked_ = this;
+  return all;
+}
+
+bool TaskStore::knows_context(const std::string& context_id) const {
+  ContextShard& cs = context_shard(context_id);
+  std::lock_guard<std::mutex> lk(cs.mu);
+  return cs.counts.count(context_id) > 0;
+}
+
 std::shared_ptr<TaskRecord> TaskStore::find(const std::string& id) const {
-  auto it = tasks_.find(id);
-  return it == tasks_.end() ? nullptr : it->second;
+  const Shard& sh = shards_[shard_of(id)];
+  auto it = sh.tasks.find(id);
+  return it == sh.tasks.end() ? nullptr : it->second;
 }
 
 std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Behaviour b,
                                               const Json& user_message) {
-  return create(context_id, b, Json(user_message));
+  return create(new_task_id(), context_id, b, Json(user_message));
 }
 
-std::shared_ptr<TaskRecord> TaskStore::create(const std::string& context_id, Behaviour b, Json&& user_message) {
+std::shared_ptr<TaskRecord> TaskStore::create(std::string id, const std::string& context_id, Behaviour b,
+                                              Json&& user_message) {
   auto r = std::make_shared<TaskRecord>();
-  r->id = choices_->new_id(IdKind::kTask);
+  r->id = std::move(id);
+  r->shard = static_cast<uint32_t>(shard_of(r->id));
   r->context_id = context_id;
   r->behaviour = b;
   r->state = model::TaskState::kSubmitted;
   r->status = store_status(model::TaskState::kSubmitted, nullptr, r->status_ms);
-  r->status_seq = ++seq_;
+  r->status_seq = seq_.fetch_add(1, std::memory_order_relaxed) + 1;
   append_user_message(*r, std::move(user_message));
-  tasks_.emplace(r->id, r);
-  ++contexts_[context_id];
+  shards_[r->shard].tasks.emplace(r->id, r);
+  ContextShard& cs = context_shard(context_id);
+  std::lock_guard<std::mutex> lk(cs.mu);
+  ++cs.counts[context_id];
   return r;
 }
 
@@ -222,7 +271,7 @@ void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string&
   if (reply_in_history && !message.is_null()) r.history.push_back(message);
   r.state = s;
   r.status = store_status(s, std::move(message), r.status_ms);
-  r.status_seq = ++seq_;
+  r.status_seq = seq_.fetch_add(1, std::memory_order_relaxed) + 1;
   if (push_hook_ && !r.push_configs.empty()) {
     Json ev = Json::object();
     ev["statusUpdate"] = model::status_update(r.id, r.context_id, r.status);
@@ -254,22 +303,56 @@ void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string&
 }
 
 void TaskStore::retire(const TaskRecord& r) {
+  Shard& own = shards_[r.shard];
   size_t weight = 1 + r.log.size() + r.history.size();
-  finished_.push_back(Finished{r.id, weight});
+  std::lock_guard<std::mutex> fl(finished_mu_);
+  finished_.push_back(Finished{r.id, r.shard, weight});
   finished_weight_ += weight;
   // The newest finished task always stays: a client reads it right after.
   while (finished_weight_ > kMaxFinishedWeight && finished_.size() > 1) {
     Finished old = std::move(finished_.front());
     finished_.pop_front();
     finished_weight_ -= old.weight;
-    auto it = tasks_.find(old.id);
-    if (it == tasks_.end()) continue;
-    auto ctx = contexts_.find(it->second->context_id);
-    if (ctx != contexts_.end() && --ctx->second == 0) contexts_.erase(ctx);
-    // Freed at this thread's next lock(), outside the lock (a task's trees
-    // were a sixth of a small send's time, all of it under the lock).
-    t_evicted.push_back(std::move(it->second));
-    tasks_.erase(it);
+    Shard& sh = shards_[old.shard];
+    if (&sh == &own || all_locked_ == this) {
+      forget(sh, old.id);
+    } else if (std::unique_lock<std::mutex> other(sh.mu, std::try_to_lock); other.owns_lock()) {
+      forget(sh, old.id);
+    } else {
+      // Never wait for a second shard while holding one (no lock-order
+      // cycle): its task is forgotten at the next lock() of any thread.
+      pending_.push_back(std::move(old));
+      has_pending_.store(true, std::memory_order_relaxed);
+    }
+  }
+}
+
+void TaskStore::forget(Shard& sh, const std::string& id) const {
+  auto it = sh.tasks.find(id);
+  if (it == sh.tasks.end()) return;
+  {
+    ContextShard& cs = context_shard(it->second->context_id);
+    std::lock_guard<std::mutex> lk(cs.mu);
+    auto ctx = cs.counts.find(it->second->context_id);
+    if (ctx != cs.counts.end() && --ctx->second == 0) cs.counts.erase(ctx);
+  }
+  // Freed at this thread's next lock(), outside the lock (a task's trees
+  // were a sixth of a small send's time, all of it under the lock).
+  t_evicted.push_back(std::move(it->second));
+  sh.tasks.erase(it);
+}
+
+void TaskStore::forget_pending() const {
+  std::vector<Finished> todo;
+  {
+    std::lock_guard<std::mutex> fl(finished_mu_);
+    todo.swap(pending_);
+    has_pending_.store(false, std::memory_order_relaxed);
+  }
+  for (const Finished& f : todo) {
+    Shard& sh = shards_[f.shard];
+    std::lock_guard<std::mutex> lk(sh.mu);
+    forget(sh, f.id);
   }
 }
 
@@ -348,15 +431,27 @@ void TaskStore::add_error(TaskRecord& r, const CallError& e) {
 
 std::vector<std::shared_ptr<TaskRecord>> TaskStore::all() const {
   std::vector<std::shared_ptr<TaskRecord>> out;
-  out.reserve(tasks_.size());
-  for (const auto& [id, r] : tasks_) out.push_back(r);
+  out.reserve(size());
+  for (size_t i = 0; i < n_shards_; ++i) {
+    for (const auto& [id, r] : shards_[i].tasks) out.push_back(r);
+  }
   return out;
 }
 
+size_t TaskStore::size() const {
+  size_t n = 0;
+  for (size_t i = 0; i < n_shards_; ++i) n += shards_[i].tasks.size();
+  return n;
+}
+
 void TaskStore::close() {
-  Lock lk(mu_);
-  closed_ = true;
-  for (auto& [id, r] : tasks_) r->cv.notify_all();
+  // Set first, then each shard's waiters woken under its lock: a waiter
+  // either sees closed() before it sleeps or is asleep when notified.
+  closed_.store(true, std::memory_order_release);
+  for (size_t i = 0; i < n_shards_; ++i) {
+    Lock lk(shards_[i].mu);
+    for (auto& [id, r] : shards_[i].tasks) r->cv.notify_all();
+  }
 }
 
 }  // namespace a2a::agent

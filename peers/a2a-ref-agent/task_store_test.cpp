@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <regex>
+#include <thread>
 
 #include "peers/a2a-ref-agent/test_support.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -22,9 +27,12 @@ std::shared_ptr<TaskRecord> finished_task(TaskStore& store, const std::string& c
 
 constexpr size_t kWeight = 4;
 
+// The unsharded store (one shard): the bound and the oldest-first order are
+// global. The agent's store applies the same policy in each shard
+// (ShardedStore* below).
 TEST(Unit, FinishedTasksAboveTheWeightBoundAreForgottenOldestFirst) {
-  TaskStore store;
-  auto lk = store.lock();
+  TaskStore store(1);
+  auto lk = store.lock_all();
   size_t n = kMaxFinishedWeight / kWeight;  // exactly at the bound
   std::vector<std::string> ids;
   for (size_t i = 0; i < n; ++i) {
@@ -42,8 +50,8 @@ TEST(Unit, FinishedTasksAboveTheWeightBoundAreForgottenOldestFirst) {
 }
 
 TEST(Unit, UnfinishedTasksAreNeverForgotten) {
-  TaskStore store;
-  auto lk = store.lock();
+  TaskStore store(1);
+  auto lk = store.lock_all();
   auto waiting = store.create("shared", Behaviour::kInputRequired, testing::user_message("x"));
   store.set_status(*waiting, TaskState::kInputRequired, "more?", false);
   for (size_t i = 0; i < 2 * kMaxFinishedWeight / kWeight; ++i) finished_task(store, "shared", TaskState::kCompleted);
@@ -53,8 +61,8 @@ TEST(Unit, UnfinishedTasksAreNeverForgotten) {
 }
 
 TEST(Unit, OneTaskHeavierThanTheBoundIsStillKeptWhenNewest) {
-  TaskStore store;
-  auto lk = store.lock();
+  TaskStore store(1);
+  auto lk = store.lock_all();
   auto old = finished_task(store, "a", TaskState::kCompleted);
   auto heavy = store.create("b", Behaviour::kStreamMany, testing::user_message("x"));
   store.set_status(*heavy, TaskState::kWorking, "", false);
@@ -65,11 +73,85 @@ TEST(Unit, OneTaskHeavierThanTheBoundIsStillKeptWhenNewest) {
   EXPECT_TRUE(store.find(heavy->id));
 }
 
+// The agent's store (kStoreShards shards): the order of forgetting is the
+// store's, not a shard's. With every shard held (lock_all) evictions happen
+// at once, so exactly the newest bound's worth of finished tasks stay.
+TEST(Unit, ShardedStoreForgetsTheOldestFinishedTasksOfTheWholeStore) {
+  TaskStore store;
+  auto lk = store.lock_all();
+  auto waiting = store.create("kept", Behaviour::kInputRequired, testing::user_message("x"));
+  store.set_status(*waiting, TaskState::kInputRequired, "more?", false);
+  std::vector<std::shared_ptr<TaskRecord>> done;
+  std::vector<bool> used(kStoreShards, false);
+  for (size_t i = 0; i < 3 * kMaxFinishedWeight / kWeight; ++i) {
+    done.push_back(finished_task(store, "c" + std::to_string(i), TaskState::kCompleted));
+    ASSERT_LT(done.back()->shard, kStoreShards);
+    used[done.back()->shard] = true;
+  }
+  const size_t keep = kMaxFinishedWeight / kWeight;
+  for (size_t i = 0; i < done.size(); ++i) {
+    ASSERT_EQ(static_cast<bool>(store.find(done[i]->id)), i + keep >= done.size()) << "task " << i;
+  }
+  EXPECT_EQ(store.size(), keep + 1);
+  EXPECT_TRUE(store.find(waiting->id));
+  EXPECT_TRUE(store.knows_context("kept"));
+  EXPECT_FALSE(store.knows_context("c0"));
+  EXPECT_EQ(std::count(used.begin(), used.end(), true), static_cast<long>(kStoreShards)) << "ids spread over the shards";
+}
+
+// A task to forget in a shard another thread holds is not waited for (no
+// thread ever waits for a second shard): it is forgotten at the next lock().
+TEST(Unit, EvictionFromABusyShardIsDoneAtTheNextLock) {
+  TaskStore store;
+  // The oldest finished task, then enough finished tasks in other shards to push it out.
+  std::shared_ptr<TaskRecord> oldest;
+  {
+    auto lk = store.lock_all();
+    oldest = finished_task(store, "old", TaskState::kCompleted);
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  bool held = false, release = false;
+  std::thread holder([&] {
+    auto lk = store.lock(*oldest);
+    std::unique_lock<std::mutex> g(mu);
+    held = true;
+    cv.notify_all();
+    cv.wait_for(g, std::chrono::seconds(60), [&] { return release; });
+  });
+  {
+    std::unique_lock<std::mutex> g(mu);
+    ASSERT_TRUE(cv.wait_for(g, std::chrono::seconds(60), [&] { return held; }));
+  }
+  size_t made = 0;
+  for (size_t i = 0; made < kMaxFinishedWeight / kWeight && i < 10 * kMaxFinishedWeight; ++i) {
+    std::string id = store.new_task_id();
+    if (store.shard_of(id) == oldest->shard) continue;
+    auto lk = store.lock(id);
+    auto r = store.create(id, "c" + std::to_string(i), Behaviour::kEcho, testing::user_message("x"));
+    store.set_status(*r, TaskState::kWorking, "", false);
+    store.set_status(*r, TaskState::kCompleted, "", false);
+    ++made;
+  }
+  EXPECT_TRUE(store.evictions_pending()) << "the busy shard was waited for";
+  {
+    std::lock_guard<std::mutex> g(mu);
+    release = true;
+  }
+  cv.notify_all();
+  holder.join();
+  ASSERT_EQ(made, kMaxFinishedWeight / kWeight);
+  auto lk = store.lock(*oldest);  // forgets what was pending
+  EXPECT_FALSE(store.evictions_pending());
+  EXPECT_FALSE(store.find(oldest->id)) << "the pending eviction was not done";
+  EXPECT_FALSE(store.knows_context("old"));
+}
+
 // append_task_text is what the HTTP bindings send for a SendMessage: it must
 // be the dump of task_json byte for byte, for every view.
 TEST(TaskStore, TaskTextIsTheDumpOfTaskJsonInEveryView) {
   TaskStore store;
-  auto lk = store.lock();
+  auto lk = store.lock_all();
   auto r = store.create("ctx-text", Behaviour::kEcho, testing::user_message("caf\u00e9 \"quoted\" \\ tab\t"));
   store.set_status(*r, TaskState::kWorking, "", false);
   Json artifact = {{"artifactId", "a-1"}, {"name", "echo"}, {"parts", Json::array({{{"text", "chunk 0"}}})}};
@@ -96,7 +178,7 @@ TEST(TaskStore, TaskTextIsTheDumpOfTaskJsonInEveryView) {
 // StreamResponse the model builders make, byte for byte.
 TEST(TaskStore, LoggedEventsAreTheDumpOfTheirStreamResponses) {
   TaskStore store;
-  auto lk = store.lock();
+  auto lk = store.lock_all();
   auto r = store.create("ctx-log", Behaviour::kEcho, testing::user_message("hi"));
   store.set_status(*r, TaskState::kWorking, "", false);
   EXPECT_EQ(r->log.back().event, jsonrpc::dump(Json{{"statusUpdate", model::status_update(r->id, r->context_id,
@@ -121,7 +203,7 @@ TEST(TaskStore, LoggedEventsAreTheDumpOfTheirStreamResponses) {
 // text is model::now_timestamp's format and status_ms is its value.
 TEST(TaskStore, StatusTimestampsAreRfc3339MillisecondsMatchingStatusMs) {
   TaskStore store;
-  auto lk = store.lock();
+  auto lk = store.lock_all();
   auto r = store.create("ctx-time", Behaviour::kEcho, testing::user_message("t"));
   for (TaskState s : {TaskState::kSubmitted, TaskState::kWorking, TaskState::kCompleted}) {
     if (s != TaskState::kSubmitted) store.set_status(*r, s, s == TaskState::kCompleted ? "done" : "", true);
