@@ -212,11 +212,13 @@ class Call : public h2::Reactor {
 
   std::string metadata(const std::string& key) const { return std::string(call_.header(key)); }
 
-  // The request as the core's JSON: by reflection (proto_tree.hpp), else
-  // through ProtoJSON text, which also words the error for bytes that are
+  // The request as the core's JSON: straight from the bytes by the tables
+  // (proto_tree.hpp wire_to_tree), else parsed and converted by reflection,
+  // else through ProtoJSON text, which also words the error for bytes that are
   // not the method's request.
   core::Expected<Json> decode(const MethodTypes& t) {
     std::string_view bytes = call_.request();
+    if (auto direct = wire_to_tree(*t.method->input_type(), bytes)) return std::move(*direct);
     auto tree = with_arena_message(*t.input, [&](pb::Message& msg) -> std::optional<Json> {
       if (!msg.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
       return proto_to_tree(msg);
@@ -234,17 +236,23 @@ class Call : public h2::Reactor {
   }
 
   // `text` (a JSON value, as the core logs events) as a message like
-  // `type` into `out`: straight from the text (proto_tree.hpp
-  // text_to_proto), else parsed into a tree and encoded as before.
+  // `type` into `out`: wire bytes straight from the text (proto_tree.hpp
+  // text_to_wire), else a message set from the text (text_to_proto), else
+  // parsed into a tree and encoded as before.
   std::optional<WireStatus> encode_text(const pb::Message& type, std::string_view text, std::string& out) {
+    out.assign(h2::kFrameRoom, '\0');
+    if (text_to_wire(*type.GetDescriptor(), text, out)) return std::nullopt;
     if (with_arena_message(type, [&](pb::Message& msg) { return text_to_proto(text, msg) && serialize(msg, out); }))
       return std::nullopt;
     return encode(type, Json::parse(text), out);
   }
 
   // `value` as a message like `type` into `out` (after h2::kFrameRoom bytes
-  // for the message prefix); else the INTERNAL status to end with.
+  // for the message prefix): by the tables (tree_to_wire), else by
+  // reflection, else through ProtoJSON; else the INTERNAL status to end with.
   std::optional<WireStatus> encode(const pb::Message& type, const Json& value, std::string& out) {
+    out.assign(h2::kFrameRoom, '\0');
+    if (tree_to_wire(*type.GetDescriptor(), value, out)) return std::nullopt;
     if (with_arena_message(type, [&](pb::Message& msg) { return tree_to_proto(value, msg) && serialize(msg, out); }))
       return std::nullopt;
     // Members the proto does not know (the legal variation's) have no binary form.
@@ -282,10 +290,14 @@ class Call : public h2::Reactor {
   }
 
   // GetTask encoded straight from the store (AgentCore::render_task,
-  // proto_tree.hpp task_to_proto); false: answer() as for every call.
+  // proto_tree.hpp task_to_wire, else task_to_proto); false: answer() as
+  // for every call.
   bool answer_task(AgentCore& core, const MethodTypes& t, const Json& params) {
-    std::string out;
-    bool done = with_arena_message(*t.output, [&](pb::Message& msg) {
+    std::string out(h2::kFrameRoom, '\0');
+    bool done = core.render_task(params, [&](const TaskRecord& r, const TaskView& v) {
+      return task_to_wire(r, v, *t.output->GetDescriptor(), out);
+    });
+    if (!done) done = with_arena_message(*t.output, [&](pb::Message& msg) {
       return core.render_task(params, [&](const TaskRecord& r, const TaskView& v) { return task_to_proto(r, v, msg); }) &&
              serialize(msg, out);
     });

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 namespace google::protobuf {
+class Descriptor;
 class Message;
 }  // namespace google::protobuf
 
@@ -44,5 +45,29 @@ bool text_to_proto(std::string_view text, google::protobuf::Message& msg);
 // tree_to_proto(task_json(record, view), task) without copying the task
 // into a tree (GetTask straight from the store: AgentCore::render_task).
 bool task_to_proto(const TaskRecord& record, const TaskView& view, google::protobuf::Message& task);
+
+// ---- straight to and from wire bytes (docs/grpc.md, "Conversion") ----
+// Tables built once per message type: the JSON names, numbers, kinds and
+// enum names of its fields. Each function gives exactly what the
+// reflection functions above would (the encoders: the bytes of protobuf's
+// deterministic serialization of that message; fields in number order, map
+// entries by key) or says it cannot, and the caller takes them.
+
+// tree_to_proto of JSON `text` parsed as nlohmann would (our own tokenizer,
+// no tree), serialized and appended to `out`. False (`out` as on entry) for
+// what this does not write exactly: the caller falls back.
+bool text_to_wire(const google::protobuf::Descriptor& type, std::string_view text, std::string& out);
+
+// tree_to_proto(value), serialized and appended to `out`; false as above.
+bool tree_to_wire(const google::protobuf::Descriptor& type, const nlohmann::json& value, std::string& out);
+
+// task_to_proto, serialized and appended to `out`; false as above.
+bool task_to_wire(const TaskRecord& record, const TaskView& view, const google::protobuf::Descriptor& task,
+                  std::string& out);
+
+// proto_to_tree of the message `bytes` parse to, without a message; nullopt
+// for bytes that do not parse and for what this does not read exactly (an
+// unknown field, a field or oneof given twice, ...): the caller falls back.
+std::optional<nlohmann::json> wire_to_tree(const google::protobuf::Descriptor& type, std::string_view bytes);
 
 }  // namespace a2a::agent
