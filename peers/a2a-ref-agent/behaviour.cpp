@@ -208,16 +208,21 @@ Selection select_behaviour(const model::Json& message) {
   auto parts = message.is_object() ? message.find("parts") : message.end();
   if (parts != message.end() && parts->is_array()) {
     for (const auto& p : *parts) {
-      if (p.is_object() && p.contains("text") && p["text"].is_string()) {
-        sel.text = p["text"].get<std::string>();
+      if (!p.is_object()) continue;
+      auto text = p.find("text");
+      if (text != p.end() && text->is_string()) {
+        sel.text = text->get_ref<const std::string&>();
         break;
       }
     }
   }
   if (auto b = behaviour_from_prefix(sel.text)) {
     sel.behaviour = *b;
-  } else if (message.is_object() && message.contains("messageId") && message["messageId"].is_string()) {
-    if (auto m = behaviour_from_prefix(message["messageId"].get<std::string>(), false)) sel.behaviour = *m;
+  } else if (message.is_object()) {
+    auto id = message.find("messageId");
+    if (id != message.end() && id->is_string()) {
+      if (auto m = behaviour_from_prefix(id->get_ref<const std::string&>(), false)) sel.behaviour = *m;
+    }
   }
   return sel;
 }

@@ -1,5 +1,7 @@
 #include "peers/a2a-ref-agent/params.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -49,9 +51,28 @@ const Json* field(const Json& obj, std::string_view camel) {
   if (!obj.is_object()) return nullptr;
   auto it = obj.find(camel);
   if (it == obj.end()) {
-    std::string snake = snake_case(camel);
-    if (snake == camel) return nullptr;
-    it = obj.find(snake);
+    // The snake_case spelling, only when it differs, and spelled on the
+    // stack: most lookups are of optional members that are absent, and a
+    // string built per lookup was a tenth of a gRPC SendMessage
+    // (docs/performance.md, "gRPC").
+    auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    size_t uppers = static_cast<size_t>(std::count_if(camel.begin(), camel.end(), upper));
+    if (uppers == 0) return nullptr;
+    std::array<char, 96> buf;
+    if (camel.size() + uppers > buf.size()) {
+      it = obj.find(snake_case(camel));
+    } else {
+      size_t n = 0;
+      for (char c : camel) {
+        if (upper(c)) {
+          buf[n++] = '_';
+          buf[n++] = static_cast<char>(c - 'A' + 'a');
+        } else {
+          buf[n++] = c;
+        }
+      }
+      it = obj.find(std::string_view(buf.data(), n));
+    }
     if (it == obj.end()) return nullptr;
   }
   return it->is_null() ? nullptr : &*it;
