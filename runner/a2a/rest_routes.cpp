@@ -4,6 +4,8 @@
 #include <charconv>
 #include <limits>
 
+#include "runner/core/escape.hpp"
+
 namespace a2a::model {
 namespace {
 
@@ -32,20 +34,13 @@ std::string encode(std::string_view s) {
   return out;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // Invalid escapes are kept as written. '+' stays '+' (RFC 3986, not form encoding).
 std::string decode(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%' && i + 2 < s.size()) {
-      int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+      int hi = core::hex_digit_value(s[i + 1]), lo = core::hex_digit_value(s[i + 2]);
       if (hi >= 0 && lo >= 0) {
         out += static_cast<char>(hi * 16 + lo);
         i += 2;

@@ -113,12 +113,6 @@ std::string terminal_json(std::string_view json) {
   return out;
 }
 
-static int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 bool unescape_bytes(std::string_view text, std::string& out, std::string* error) {
   std::string tmp;
@@ -142,8 +136,8 @@ bool unescape_bytes(std::string_view text, std::string& out, std::string* error)
       case '\\': tmp += '\\'; break;
       case '"': tmp += '"'; break;
       case 'x': {
-        int hi = i + 1 < text.size() ? hex_value(text[i + 1]) : -1;
-        int lo = i + 2 < text.size() ? hex_value(text[i + 2]) : -1;
+        int hi = i + 1 < text.size() ? hex_digit_value(text[i + 1]) : -1;
+        int lo = i + 2 < text.size() ? hex_digit_value(text[i + 2]) : -1;
         if (hi < 0 || lo < 0) {
           if (error) *error = "\\x must be followed by two hex digits (offset " + std::to_string(i - 1) + ")";
           return false;

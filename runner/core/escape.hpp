@@ -5,6 +5,15 @@
 
 namespace a2a::core {
 
+// The value of one hex digit (0-9, a-f, A-F), else -1: the one reader of
+// percent-escapes, \xNN and JSON's \uXXXX.
+constexpr int hex_digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 // Renders arbitrary bytes as printable ASCII: \r \n \t \\ kept as escapes,
 // other bytes outside 0x20..0x7e as \xNN. Used for diagnostics and transcripts.
 std::string escape_bytes(std::string_view bytes, size_t max_len = std::string::npos);

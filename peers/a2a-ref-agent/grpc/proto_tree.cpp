@@ -22,6 +22,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "peers/a2a-ref-agent/task_store.hpp"
+#include "runner/core/escape.hpp"
 #include "runner/result/utf8.hpp"
 
 namespace a2a::agent {
@@ -1041,17 +1042,11 @@ class TextSource {
     p_ += w.size();
     return true;
   }
-  static int hex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
   bool hex4(uint32_t& cp) {
     if (e_ - p_ < 4) return false;
     cp = 0;
     for (int i = 0; i < 4; ++i) {
-      int h = hex(p_[i]);
+      int h = core::hex_digit_value(p_[i]);
       if (h < 0) return false;
       cp = cp * 16 + static_cast<uint32_t>(h);
     }
