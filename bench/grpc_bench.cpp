@@ -267,6 +267,29 @@ struct Result {
   }
 };
 
+// The checks both clients make of an answer: "" when it is right, else why not.
+std::string send_answer_problem(const v1::SendMessageResponse& resp) {
+  if (!resp.has_message() || resp.message().role() != v1::ROLE_AGENT) return "not an agent Message: " + resp.ShortDebugString();
+  return "";
+}
+std::string task_answer_problem(const Target& t, const v1::Task& resp) {
+  if (resp.id() != t.task_id || resp.status().state() != v1::TASK_STATE_COMPLETED)
+    return "not the completed task: " + resp.ShortDebugString();
+  return "";
+}
+bool completes_stream(const v1::StreamResponse& ev) {
+  return ev.has_status_update() && ev.status_update().status().state() == v1::TASK_STATE_COMPLETED;
+}
+std::string incomplete_stream(size_t events) {
+  return "the stream's last of " + std::to_string(events) + " events is not COMPLETED";
+}
+
+// The request of a SendMessage or SendStreamingMessage call named `id`.
+v1::SendMessageRequest measure_request(Measure m, const std::string& id) {
+  const char* behaviour = m == Measure::kStream ? "tck-stream-basic bench " : "tck-message-response bench ";
+  return send_request(behaviour + id, id);
+}
+
 // One call of the measure; "" when it succeeded and its answer was right.
 std::string one_call(Target& t, Measure m, int thread, long i, long long& events) {
   grpc::ClientContext ctx;
@@ -275,10 +298,9 @@ std::string one_call(Target& t, Measure m, int thread, long i, long long& events
   switch (m) {
     case Measure::kSendMessage: {
       v1::SendMessageResponse resp;
-      grpc::Status st = t.stub->SendMessage(&ctx, send_request("tck-message-response bench " + id, id), &resp);
+      grpc::Status st = t.stub->SendMessage(&ctx, measure_request(m, id), &resp);
       if (!st.ok()) return describe(st);
-      if (!resp.has_message() || resp.message().role() != v1::ROLE_AGENT) return "not an agent Message: " + resp.ShortDebugString();
-      return "";
+      return send_answer_problem(resp);
     }
     case Measure::kGetTask: {
       v1::GetTaskRequest req;
@@ -286,23 +308,21 @@ std::string one_call(Target& t, Measure m, int thread, long i, long long& events
       v1::Task resp;
       grpc::Status st = t.stub->GetTask(&ctx, req, &resp);
       if (!st.ok()) return describe(st);
-      if (resp.id() != t.task_id || resp.status().state() != v1::TASK_STATE_COMPLETED)
-        return "not the completed task: " + resp.ShortDebugString();
-      return "";
+      return task_answer_problem(t, resp);
     }
     case Measure::kStream: {
-      auto reader = t.stub->SendStreamingMessage(&ctx, send_request("tck-stream-basic bench " + id, id));
+      auto reader = t.stub->SendStreamingMessage(&ctx, measure_request(m, id));
       v1::StreamResponse ev;
       int n = 0;
       bool completed = false;
       while (n < kMaxEventsPerStream && reader->Read(&ev)) {
         ++n;
-        completed = ev.has_status_update() && ev.status_update().status().state() == v1::TASK_STATE_COMPLETED;
+        completed = completes_stream(ev);
       }
       if (n >= kMaxEventsPerStream) ctx.TryCancel();
       grpc::Status st = reader->Finish();
       if (!st.ok()) return describe(st);
-      if (!completed) return "the stream's last of " + std::to_string(n) + " events is not COMPLETED";
+      if (!completed) return incomplete_stream(static_cast<size_t>(n));
       events += n;
       return "";
     }
@@ -322,7 +342,7 @@ Result run_h2(Target& t, Measure m, double seconds) {
     switch (m) {
       case Measure::kSendMessage:
         path = std::string(kService) + "SendMessage";
-        framed = a2a::bench::grpc_frame(send_request("tck-message-response bench " + id, id).SerializeAsString());
+        framed = a2a::bench::grpc_frame(measure_request(m, id).SerializeAsString());
         return;
       case Measure::kGetTask: {
         path = std::string(kService) + "GetTask";
@@ -333,7 +353,7 @@ Result run_h2(Target& t, Measure m, double seconds) {
       }
       case Measure::kStream:
         path = std::string(kService) + "SendStreamingMessage";
-        framed = a2a::bench::grpc_frame(send_request("tck-stream-basic bench " + id, id).SerializeAsString());
+        framed = a2a::bench::grpc_frame(measure_request(m, id).SerializeAsString());
         return;
     }
   };
@@ -344,18 +364,14 @@ Result run_h2(Target& t, Measure m, double seconds) {
         v1::SendMessageResponse resp;
         if (!resp.ParseFromArray(ans.messages[0].data(), static_cast<int>(ans.messages[0].size())))
           return "the answer does not parse as a SendMessageResponse";
-        if (!resp.has_message() || resp.message().role() != v1::ROLE_AGENT)
-          return "not an agent Message: " + resp.ShortDebugString();
-        return "";
+        return send_answer_problem(resp);
       }
       case Measure::kGetTask: {
         if (ans.messages.size() != 1) return std::to_string(ans.messages.size()) + " messages in a unary answer";
         v1::Task resp;
         if (!resp.ParseFromArray(ans.messages[0].data(), static_cast<int>(ans.messages[0].size())))
           return "the answer does not parse as a Task";
-        if (resp.id() != t.task_id || resp.status().state() != v1::TASK_STATE_COMPLETED)
-          return "not the completed task: " + resp.ShortDebugString();
-        return "";
+        return task_answer_problem(t, resp);
       }
       case Measure::kStream: {
         size_t n = ans.messages.size();
@@ -365,9 +381,9 @@ Result run_h2(Target& t, Measure m, double seconds) {
         for (size_t k = 0; k < n; ++k) {
           if (!ev.ParseFromArray(ans.messages[k].data(), static_cast<int>(ans.messages[k].size())))
             return "event " + std::to_string(k) + " does not parse as a StreamResponse";
-          completed = ev.has_status_update() && ev.status_update().status().state() == v1::TASK_STATE_COMPLETED;
+          completed = completes_stream(ev);
         }
-        if (!completed) return "the stream's last of " + std::to_string(n) + " events is not COMPLETED";
+        if (!completed) return incomplete_stream(n);
         events += static_cast<long long>(n);
         return "";
       }
