@@ -193,20 +193,17 @@ TaskStore::ContextShard& TaskStore::context_shard(const std::string& context_id)
 }
 
 TaskStore::Lock TaskStore::lock(std::string_view id) const {
-  if (has_pending_.load(std::memory_order_relaxed)) forget_pending();
-  release_evicted();
+  settle();
   return Lock(shards_[shard_of(id)].mu);
 }
 
 TaskStore::Lock TaskStore::lock(const TaskRecord& r) const {
-  if (has_pending_.load(std::memory_order_relaxed)) forget_pending();
-  release_evicted();
+  settle();
   return Lock(shards_[r.shard].mu);
 }
 
 TaskStore::AllLocks TaskStore::lock_all() const {
-  if (has_pending_.load(std::memory_order_relaxed)) forget_pending();
-  release_evicted();
+  settle();
   AllLocks all;
   all.locks_.reserve(n_shards_);
   for (size_t i = 0; i < n_shards_; ++i) all.locks_.emplace_back(shards_[i].mu);
@@ -340,6 +337,11 @@ void TaskStore::forget(Shard& sh, const std::string& id) const {
   // were a sixth of a small send's time, all of it under the lock).
   t_evicted.push_back(std::move(it->second));
   sh.tasks.erase(it);
+}
+
+void TaskStore::settle() const {
+  if (has_pending_.load(std::memory_order_relaxed)) forget_pending();
+  release_evicted();
 }
 
 void TaskStore::forget_pending() const {

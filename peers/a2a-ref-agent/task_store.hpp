@@ -211,6 +211,9 @@ class TaskStore {
   // Lock of `id`'s shard held: removes the task from its shard and context
   // and hands it to this thread's evicted list.
   void forget(Shard& sh, const std::string& id) const;
+  // No lock held, first thing in every lock of the store: forgets the
+  // pending evictions, if any, then frees what this thread evicted.
+  void settle() const;
   // No lock held: forgets the pending evictions.
   void forget_pending() const;
   // Drops the evicted tasks this thread holds (a thread_local list that
