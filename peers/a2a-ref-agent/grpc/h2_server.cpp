@@ -141,6 +141,7 @@ struct Conn {
   bool to_send = false;  // frames collected this pass, written at its end
   bool closed = false;
   bool close_after_flush = false;
+  bool capped = false;  // the last collect() stopped at max_output, not for want of frames
 };
 
 namespace {
@@ -910,6 +911,8 @@ void Loop::collect(Conn& c, bool queue) {
     if (n == 0) break;
     c.outbuf.append(reinterpret_cast<const char*>(data), static_cast<size_t>(n));
   }
+  size_t held = c.outbuf.size() - c.out_off;
+  c.capped = held >= sh_.options.max_output;
   if (queue && !c.to_send) {
     c.to_send = true;
     to_send_.push_back(&c);
@@ -934,6 +937,10 @@ void Loop::flush(Conn& c) {
     c.out_off = 0;
   }
   bool pending = !c.outbuf.empty();
+  // collect() stopped at max_output and the socket took it all: nghttp2 may
+  // have more (want_write), which no event would ask for (the socket is
+  // writable, the peer may be silent). The next loop turn collects it.
+  if (!pending && c.capped && nghttp2_session_want_write(c.session)) mark_dirty(c);
   if (!pending && (c.close_after_flush ||
                    (!nghttp2_session_want_read(c.session) && !nghttp2_session_want_write(c.session))))
     return close_conn(c);
