@@ -95,9 +95,9 @@ struct CallState {
   bool write_pending = false;
   std::optional<WireStatus> trailer;  // sent once `out` is empty
   size_t header_bytes = 0;
-  size_t counted = 0;
+  size_t counted = 0;  // request bytes counted against the connection's bound (body's size)
   TimerMap::iterator timer;
-  bool has_timer = false;  // request bytes counted against the connection's bound
+  bool has_timer = false;
   bool headers_sent = false;
   bool deferred = false;   // the data provider waits for output (resume_data)
   bool responded = false;  // the response's end is submitted (or the stream reset)
@@ -325,6 +325,12 @@ class Loop {
     s.has_timer = false;
   }
   void request_end(const std::shared_ptr<CallState>& s);
+  // The connection's count of request bytes held follows `s.body` (what is
+  // kept, not what arrived: bytes dropped or freed are not counted).
+  static void recount(Conn& c, CallState& s) {
+    c.buffered_request = c.buffered_request - s.counted + s.body.size();
+    s.counted = s.body.size();
+  }
   void respond_http(CallState& s, const char* status);
   void respond_status(const std::shared_ptr<CallState>& s, const WireStatus& st);
   void start_call(Conn& c, const std::shared_ptr<CallState>& s);
@@ -507,13 +513,12 @@ int Loop::on_data_chunk(Conn& c, int32_t id, const uint8_t* data, size_t len) {
   if (it == c.calls.end()) return 0;
   std::shared_ptr<CallState> s = it->second;
   if (s->responded || s->message_ready || !s->reactor || s->finished) return 0;  // not wanted: dropped
-  c.buffered_request += len;
-  s->counted += len;
-  if (c.buffered_request > sh_.options.max_buffered_request) {
+  if (c.buffered_request + len > sh_.options.max_buffered_request) {
     nghttp2_session_terminate_session(c.session, NGHTTP2_ENHANCE_YOUR_CALM);
     return 0;
   }
   s->body.append(reinterpret_cast<const char*>(data), len);
+  recount(c, *s);
   if (s->body.size() < kFrameRoom) return 0;
   const auto* b = reinterpret_cast<const unsigned char*>(s->body.data());
   uint64_t size = (uint64_t(b[1]) << 24) | (uint64_t(b[2]) << 16) | (uint64_t(b[3]) << 8) | b[4];
@@ -534,6 +539,7 @@ int Loop::on_data_chunk(Conn& c, int32_t id, const uint8_t* data, size_t len) {
   }
   if (s->body.size() >= kFrameRoom + size) {
     s->body.resize(kFrameRoom + size);  // a second message of a unary request is ignored
+    recount(c, *s);
     s->message_ready = true;
     if (!s->read_sent) {
       s->read_sent = true;
@@ -599,6 +605,7 @@ void Loop::respond_status(const std::shared_ptr<CallState>& s, const WireStatus&
   if (!s->message_ready) {  // else a worker may be reading it
     s->body.clear();
     s->body.shrink_to_fit();
+    if (s->conn) recount(*s->conn, *s);
   }
   if (s->reactor && !s->finished && !s->read_sent) {
     s->read_sent = true;
