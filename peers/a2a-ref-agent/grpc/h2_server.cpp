@@ -50,6 +50,9 @@ struct Shared {
   // wait_calls (which reads the count under the lock, so no wake-up is lost).
   std::atomic<int> live_calls{0};
   std::atomic<int> connections{0};
+  // ServerStats (relaxed: counters, not synchronisation).
+  std::atomic<size_t> output_high_water{0};
+  std::atomic<uint64_t> read_pauses{0}, preface_timeouts{0}, idle_goaways{0};
   std::vector<Loop*> loops;
   std::atomic<size_t> next_loop{0};
 
@@ -65,6 +68,10 @@ struct Shared {
 using Header = std::pair<std::string, std::string>;
 // The calls' grpc-timeout deadlines; an entry lives while its stream does.
 using TimerMap = std::multimap<Clock::time_point, CallState*>;
+// The connections' preface, idle and linger deadlines: one entry per
+// connection at most, re-armed lazily (docs/grpc.md, "Our own HTTP/2
+// server", Bounds).
+using ConnTimerMap = std::multimap<Clock::time_point, Conn*>;
 
 // Where a request field's name and value are in CallState::field_text.
 struct FieldRef {
@@ -142,6 +149,17 @@ struct Conn {
   bool closed = false;
   bool close_after_flush = false;
   bool capped = false;  // the last collect() stopped at max_output, not for want of frames
+  // Timeouts. Until the preface's SETTINGS came, the timer is the preface
+  // deadline. Then the connection is idle while `calls` is empty, since
+  // `idle_since`; when its timer fires the real deadline is computed from
+  // that (a busy connection's timer is dropped and armed again when its last
+  // stream ends), so a call costs no timer update. `draining`: the idle
+  // GOAWAY is out and the timer is the linger's end.
+  bool preface_done = false;
+  bool draining = false;
+  bool has_timer = false;
+  Clock::time_point idle_since{};
+  ConnTimerMap::iterator timer;
 };
 
 namespace {
@@ -259,6 +277,7 @@ class Loop {
     }
     Conn* raw = c.get();
     conns_.emplace(fd, std::move(c));
+    arm(*raw, Clock::now() + sh_.options.preface_timeout);
     raw->mask = EPOLLIN;
     add_fd(fd, EPOLLIN, raw);
     mark_dirty(*raw);  // our SETTINGS
@@ -335,6 +354,16 @@ class Loop {
   void respond_status(const std::shared_ptr<CallState>& s, const WireStatus& st);
   void start_call(Conn& c, const std::shared_ptr<CallState>& s);
   void expire_timers();
+  void expire_conn_timers();
+  void arm(Conn& c, Clock::time_point at) {
+    disarm(c);
+    c.timer = conn_timers_.emplace(at, &c);
+    c.has_timer = true;
+  }
+  void disarm(Conn& c) {
+    if (c.has_timer) conn_timers_.erase(c.timer);
+    c.has_timer = false;
+  }
   int next_timeout();
   bool run_notices();
 
@@ -369,6 +398,8 @@ class Loop {
   std::vector<nghttp2_nv> nv_;
   std::vector<std::string> keep_;  // status_fields' strings for nv_
   TimerMap timers_;
+  ConnTimerMap conn_timers_;
+  Clock::time_point turn_now_ = Clock::now();  // when this loop turn's epoll_wait returned
   std::vector<char> rbuf_ = std::vector<char>(kReadChunk);
 };
 
@@ -471,6 +502,10 @@ int Loop::on_header(Conn& c, const nghttp2_frame* f, std::string_view name, std:
 }
 
 int Loop::on_frame_recv(Conn& c, const nghttp2_frame* f) {
+  if (!c.preface_done) {  // nghttp2 takes the magic and a SETTINGS frame first, else it fails the session
+    c.preface_done = true;
+    c.idle_since = turn_now_;
+  }
   if (f->hd.type != NGHTTP2_HEADERS && f->hd.type != NGHTTP2_DATA) return 0;
   auto it = c.calls.find(f->hd.stream_id);
   if (it == c.calls.end()) return 0;
@@ -556,6 +591,10 @@ int Loop::on_stream_close(Conn& c, int32_t id) {
   c.calls.erase(it);
   c.buffered_request -= std::min(c.buffered_request, s->counted);
   s->counted = 0;
+  if (c.calls.empty()) {
+    c.idle_since = turn_now_;
+    if (!c.has_timer && !c.draining) arm(c, turn_now_ + sh_.options.idle_timeout);
+  }
   forget_timer(*s);
   s->conn = nullptr;
   s->responded = true;
@@ -727,6 +766,7 @@ void Loop::run() {
   for (;;) {
     int timeout = (notices_.empty() && dirty_.empty()) ? next_timeout() : 0;
     int n = ::epoll_wait(ep_, evs, kMaxEvents, timeout);
+    turn_now_ = Clock::now();
     for (int i = 0; i < n; ++i) {
       void* tag = evs[i].data.ptr;
       if (tag == &ev_) {
@@ -755,6 +795,7 @@ void Loop::run() {
     for (auto& fn : posted) fn();
     posted.clear();
     expire_timers();
+    expire_conn_timers();
     if (accept_paused_ && listen_fd_ >= 0 && Clock::now() >= accept_paused_until_) {
       accept_paused_ = false;
       epoll_event e{};
@@ -831,8 +872,11 @@ bool Loop::run_notices() {
 int Loop::next_timeout() {
   constexpr int kIdleWait = 1000;
   if (accept_paused_) return static_cast<int>(kAcceptPause.count());
-  if (timers_.empty()) return kIdleWait;
-  auto ms = std::chrono::ceil<std::chrono::milliseconds>(timers_.begin()->first - Clock::now()).count();
+  if (timers_.empty() && conn_timers_.empty()) return kIdleWait;
+  Clock::time_point next = Clock::time_point::max();
+  if (!timers_.empty()) next = timers_.begin()->first;
+  if (!conn_timers_.empty()) next = std::min(next, conn_timers_.begin()->first);
+  auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - Clock::now()).count();
   return static_cast<int>(std::clamp<int64_t>(ms, 0, kIdleWait));
 }
 
@@ -856,6 +900,39 @@ void Loop::expire_timers() {
       mark_dirty(*s->conn);
     }
     cancel_reactor(s);
+  }
+}
+
+// The connections' deadlines: no preface yet, closed; idle (no open stream)
+// since idle_timeout, GOAWAY NO_ERROR and a linger; the linger over, closed.
+// A busy connection's entry is dropped (on_stream_close arms it again).
+void Loop::expire_conn_timers() {
+  auto now = Clock::now();
+  while (!conn_timers_.empty() && conn_timers_.begin()->first <= now) {
+    Conn& c = *conn_timers_.begin()->second;
+    disarm(c);
+    if (c.closed) continue;
+    if (!c.preface_done) {
+      sh_.preface_timeouts.fetch_add(1, std::memory_order_relaxed);
+      close_conn(c);
+      continue;
+    }
+    if (c.draining) {
+      close_conn(c);
+      continue;
+    }
+    if (!c.calls.empty()) continue;
+    Clock::time_point due = c.idle_since + sh_.options.idle_timeout;
+    if (due > now) {
+      arm(c, due);
+      continue;
+    }
+    sh_.idle_goaways.fetch_add(1, std::memory_order_relaxed);
+    c.draining = true;
+    nghttp2_submit_goaway(c.session, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(c.session),
+                          NGHTTP2_NO_ERROR, nullptr, 0);
+    arm(c, now + sh_.options.goaway_linger);
+    mark_dirty(c);
   }
 }
 
@@ -920,6 +997,11 @@ void Loop::collect(Conn& c, bool queue) {
   }
   size_t held = c.outbuf.size() - c.out_off;
   c.capped = held >= sh_.options.max_output;
+  if (held > sh_.output_high_water.load(std::memory_order_relaxed)) {
+    size_t seen = sh_.output_high_water.load(std::memory_order_relaxed);
+    while (held > seen && !sh_.output_high_water.compare_exchange_weak(seen, held, std::memory_order_relaxed)) {
+    }
+  }
   if (queue && !c.to_send) {
     c.to_send = true;
     to_send_.push_back(&c);
@@ -948,8 +1030,11 @@ void Loop::flush(Conn& c) {
   // have more (want_write), which no event would ask for (the socket is
   // writable, the peer may be silent). The next loop turn collects it.
   if (!pending && c.capped && nghttp2_session_want_write(c.session)) mark_dirty(c);
-  if (!pending && (c.close_after_flush ||
-                   (!nghttp2_session_want_read(c.session) && !nghttp2_session_want_write(c.session))))
+  // After the idle GOAWAY nghttp2 wants nothing more, but the connection
+  // lingers (read, new streams ignored) until the client closes or the
+  // linger ends (expire_conn_timers).
+  if (!pending && (c.close_after_flush || (!c.draining && !nghttp2_session_want_read(c.session) &&
+                                           !nghttp2_session_want_write(c.session))))
     return close_conn(c);
   update_mask(c);
 }
@@ -963,6 +1048,7 @@ void Loop::update_mask(Conn& c) {
   // the peer's window is nghttp2's), so EPOLLOUT never spins.
   if (waiting > 0) want |= EPOLLOUT;
   if (want == c.mask) return;
+  if ((c.mask & EPOLLIN) && !(want & EPOLLIN)) sh_.read_pauses.fetch_add(1, std::memory_order_relaxed);
   c.mask = want;
   epoll_event e{};
   e.events = want;
@@ -988,6 +1074,7 @@ void Loop::close_conn(Conn& c) {
 void Loop::drop(Conn& c) {
   if (c.closed) return;
   c.closed = true;
+  disarm(c);
   for (auto& [id, s] : c.calls) {
     forget_timer(*s);
     s->conn = nullptr;
@@ -1142,6 +1229,18 @@ void Server::stop() {
   for (auto& l : loops_) l->quit();
   for (auto& l : loops_) l->join();
   loops_.clear();
+}
+
+ServerStats Server::stats() const {
+  ServerStats st;
+  if (!shared_) return st;
+  const Shared& sh = *shared_;
+  st.connections = sh.connections.load();
+  st.output_high_water = sh.output_high_water.load(std::memory_order_relaxed);
+  st.read_pauses = sh.read_pauses.load(std::memory_order_relaxed);
+  st.preface_timeouts = sh.preface_timeouts.load(std::memory_order_relaxed);
+  st.idle_goaways = sh.idle_goaways.load(std::memory_order_relaxed);
+  return st;
 }
 
 std::string percent_encode(std::string_view text) {

@@ -85,6 +85,27 @@ struct ServerOptions {
   uint32_t max_header_list = 16384;   // SETTINGS_MAX_HEADER_LIST_SIZE; larger: RST_STREAM
   size_t max_buffered_request = 32u << 20;  // request bytes held per connection; more: GOAWAY
   size_t max_output = 1u << 20;       // output not yet taken by the socket: reading pauses
+  // A connection that has not sent the client preface and its SETTINGS by
+  // then is closed (no GOAWAY: it has not spoken HTTP/2 yet).
+  std::chrono::milliseconds preface_timeout{10000};
+  // A connection with no open stream for this long gets GOAWAY NO_ERROR and
+  // is closed (at the latest goaway_linger later). A stream open, even
+  // silent, keeps it (its call's own grpc-timeout bounds it). docs/grpc.md,
+  // "Our own HTTP/2 server", Bounds.
+  std::chrono::milliseconds idle_timeout{60000};
+  // After that GOAWAY the connection is still read (and nghttp2 ignores new
+  // streams) until the client closes or this passes, so the GOAWAY is not
+  // lost to a reset by a close with unread bytes.
+  std::chrono::milliseconds goaway_linger{1000};
+};
+
+// What the server counts (any thread may read it; tests and diagnostics).
+struct ServerStats {
+  int connections = 0;            // open now
+  size_t output_high_water = 0;   // most output one connection held, not yet taken by its socket
+  uint64_t read_pauses = 0;       // times a connection's reading paused at max_output
+  uint64_t preface_timeouts = 0;  // connections closed by preface_timeout
+  uint64_t idle_goaways = 0;      // connections sent GOAWAY by idle_timeout
 };
 
 // Creates the reactor of a call whose request HEADERS arrived (on the I/O
@@ -110,6 +131,7 @@ class Server {
   bool wait_calls(std::chrono::milliseconds within);
   // Closes every connection and joins the I/O threads. Idempotent.
   void stop();
+  ServerStats stats() const;
 
  private:
   Server() = default;
