@@ -14,8 +14,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -35,7 +38,7 @@ struct Frame {
   std::string payload;
 };
 
-constexpr uint8_t kData = 0, kHeaders = 1, kRst = 3, kSettings = 4, kGoaway = 7;
+constexpr uint8_t kData = 0, kHeaders = 1, kRst = 3, kSettings = 4, kGoaway = 7, kWindowUpdate = 8;
 constexpr uint8_t kEndStream = 1, kEndHeaders = 4;
 
 std::string frame(uint8_t type, uint8_t flags, int32_t stream, const std::string& payload) {
@@ -99,10 +102,32 @@ std::string request_bytes(model::Operation op, const Json& request) {
   return b ? *b : "";
 }
 
+std::string window_update(int32_t stream, uint32_t increment) {
+  std::string p;
+  for (int shift = 24; shift >= 0; shift -= 8) p.push_back(static_cast<char>((increment >> shift) & 0xff));
+  return frame(kWindowUpdate, 0, stream, p);
+}
+
+// A loopback connection whose receive buffer is set before connecting (so
+// the window TCP offers the server is small too); -1 on failure.
+int connect_small_receiver(uint16_t port, int rcvbuf) {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
+  ::close(fd);
+  return -1;
+}
+
 class H2Peer {
  public:
-  explicit H2Peer(uint16_t port) {
-    fd_ = transport::testing::connect_loopback(port);
+  // `rcvbuf` > 0: the socket's SO_RCVBUF, set before connecting.
+  explicit H2Peer(uint16_t port, int rcvbuf = 0) {
+    fd_ = rcvbuf > 0 ? connect_small_receiver(port, rcvbuf) : transport::testing::connect_loopback(port);
     EXPECT_GE(fd_, 0);
     nghttp2_hd_inflate_new(&inflater_);
   }
@@ -221,6 +246,111 @@ void expect_serving(uint16_t port) {
   GrpcClient client(port);
   auto r = client.call(model::Operation::kSendMessage, send_params("still there?"));
   EXPECT_EQ(r.code, grpc::StatusCode::OK) << r.message;
+}
+
+// A GOAWAY frame's last stream id and error code.
+uint32_t goaway_last(const Frame& g) { return error_code_of(g) & 0x7fffffffu; }
+uint32_t goaway_code(const Frame& g) { return g.payload.size() < 8 ? 0xffffffff : error_code_of(Frame{0, 0, 0, g.payload.substr(4)}); }
+
+// Polls `done` every 10 ms until it holds or `within` passes; whether it held.
+bool await(const std::function<bool()>& done, std::chrono::milliseconds within = std::chrono::milliseconds(5000)) {
+  auto until = std::chrono::steady_clock::now() + within;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+// Reads frames until EOF (true) or until none comes for `within` (false).
+bool reads_to_eof(H2Peer& c, std::chrono::milliseconds within = std::chrono::milliseconds(5000)) {
+  for (int i = 0; i < 10000; ++i) {
+    auto f = c.next(within);
+    if (!f) return c.closed();
+    if (f->type == kHeaders) c.fields(*f);  // keeps the HPACK table in step
+  }
+  return false;
+}
+
+// The transport alone: an h2::Server whose reactors answer a request's
+// message with the same bytes, "big" with kBigAnswer bytes, and keep "hold"
+// unanswered until release_held(). The tests of the transport's bounds use
+// it with options of their own (short timeouts, small bounds).
+constexpr size_t kBigAnswer = 128 << 10;
+struct BareServer;
+
+class BareReactor : public h2::Reactor {
+ public:
+  BareReactor(BareServer& server, h2::CallHandle call) : server_(server), call_(std::move(call)) {}
+  void on_read_done(bool ok) override;
+  void on_write_done(bool) override {}
+  void on_cancel() override { end({grpcwire::kCancelled, "cancelled", ""}); }
+  void on_done() override { delete this; }
+
+ private:
+  void end(grpcwire::WireStatus st) {
+    if (ended_) return;
+    ended_ = true;
+    call_.finish(std::move(st));
+  }
+  BareServer& server_;
+  h2::CallHandle call_;
+  bool ended_ = false;
+};
+
+std::string framed_answer(std::string_view bytes) { return std::string(h2::kFrameRoom, '\0') + std::string(bytes); }
+
+struct BareServer {
+  explicit BareServer(h2::ServerOptions o) {
+    auto s = h2::Server::start(std::move(o), [this](h2::CallHandle call) -> h2::Reactor* {
+      started.fetch_add(1);
+      return new BareReactor(*this, std::move(call));
+    });
+    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().str());
+    if (s.ok()) server = std::move(*s);
+  }
+  ~BareServer() {
+    if (server) server->stop();
+  }
+  uint16_t port() const { return server ? server->port() : 0; }
+  h2::ServerStats stats() const { return server ? server->stats() : h2::ServerStats{}; }
+  size_t held_count() {
+    std::lock_guard<std::mutex> lk(mu);
+    return held.size();
+  }
+  // Answers the held calls ("held", OK) from this thread, as a worker would.
+  void release_held() {
+    std::lock_guard<std::mutex> lk(mu);
+    for (auto& h : held) h.write_and_finish(framed_answer("held"), {grpcwire::kOk, "", ""});
+    held.clear();
+  }
+
+  std::atomic<int> started{0};  // reactors made
+  std::mutex mu;
+  std::vector<h2::CallHandle> held;
+  std::unique_ptr<h2::Server> server;
+};
+
+void BareReactor::on_read_done(bool ok) {
+  if (!ok) return end({grpcwire::kInvalidArgument, "no request message", ""});
+  std::string_view req = call_.request();
+  if (req == "hold") {  // release_held() ends it, or on_cancel (the server's stop)
+    std::lock_guard<std::mutex> lk(server_.mu);
+    server_.held.push_back(call_);
+    return;
+  }
+  ended_ = true;
+  call_.write_and_finish(framed_answer(req == "big" ? std::string(kBigAnswer, 'b') : std::string(req)),
+                         {grpcwire::kOk, "", ""});
+}
+
+// A real gRPC client gets its echo from the bare server on a new connection.
+void expect_bare_serving(uint16_t port) {
+  GrpcClient client(port);
+  std::string answer;
+  auto r = client.raw("/test.Bare/Echo", "still there?", kV1Md, core::Millis(8000), &answer);
+  EXPECT_EQ(r.code, grpc::StatusCode::OK) << r.message;
+  EXPECT_EQ(answer, "still there?");
 }
 
 }  // namespace h2raw
@@ -358,6 +488,249 @@ TEST(H2Server, StopSendsGoawayAndClosesTheConnection) {
   }
   EXPECT_TRUE(c.closed());
   stopper.join();
+}
+
+using std::chrono::milliseconds;
+
+h2::ServerOptions bare_options() {
+  h2::ServerOptions o;
+  o.preface_timeout = milliseconds(200);
+  o.idle_timeout = milliseconds(200);
+  o.goaway_linger = milliseconds(200);
+  return o;
+}
+
+// Waits for the server's SETTINGS and its connection WINDOW_UPDATE (kWindow),
+// so what the client sends next stays within the windows it was told of.
+void await_windows(H2Peer& c) {
+  ASSERT_TRUE(c.until(kSettings, 0)) << "no SETTINGS";
+  ASSERT_TRUE(c.until(kWindowUpdate, 0)) << "no connection WINDOW_UPDATE";
+  c.send(frame(kSettings, 1, 0, ""));  // ACK
+}
+
+TEST(H2Server, AConnectionWithoutAPrefaceIsClosedAtThePrefaceTimeout) {
+  BareServer b(bare_options());
+  H2Peer silent(b.port());
+  H2Peer partial(b.port());
+  partial.send("PRI * HTTP/2.0\r\n");  // half the client preface, then nothing
+  for (H2Peer* c : {&silent, &partial}) {
+    bool goaway = false;  // before the preface none is needed: the server just closes
+    for (int i = 0; i < 10; ++i) {
+      auto f = c->next();
+      if (!f) break;
+      goaway = goaway || f->type == kGoaway;
+    }
+    EXPECT_TRUE(c->closed()) << "still open after the preface timeout";
+    EXPECT_FALSE(goaway);
+  }
+  EXPECT_TRUE(await([&] { return b.stats().connections == 0; }));
+  EXPECT_EQ(b.stats().preface_timeouts, 2u);
+  expect_bare_serving(b.port());
+}
+
+TEST(H2Server, AnIdleConnectionGetsGoawayNoErrorThenEof) {
+  BareServer b(bare_options());
+  H2Peer c(b.port());
+  c.send(preface());
+  auto g = c.until(kGoaway, 0);
+  ASSERT_TRUE(g) << "no GOAWAY after the idle timeout";
+  EXPECT_EQ(goaway_code(*g), 0u);  // NO_ERROR
+  EXPECT_EQ(goaway_last(*g), 0u);  // no stream was processed
+  EXPECT_TRUE(reads_to_eof(c)) << "the connection was not closed after its GOAWAY";
+  EXPECT_EQ(b.stats().idle_goaways, 1u);
+  EXPECT_EQ(b.stats().preface_timeouts, 0u);
+  expect_bare_serving(b.port());
+}
+
+TEST(H2Server, AClientClosingAfterTheIdleGoawayEndsTheLingerAtOnce) {
+  h2::ServerOptions o = bare_options();
+  o.goaway_linger = milliseconds(60000);  // only the client's close can end the connection in time
+  BareServer b(o);
+  {
+    H2Peer c(b.port());
+    c.send(preface());
+    ASSERT_TRUE(c.until(kGoaway, 0));
+  }  // closed
+  EXPECT_TRUE(await([&] { return b.stats().connections == 0; })) << "the server kept the closed connection";
+}
+
+TEST(H2Server, ASilentOpenStreamKeepsItsConnectionPastTheIdleTimeout) {
+  h2::ServerOptions o = bare_options();
+  BareServer b(o);
+  H2Peer c(b.port());
+  c.send(preface() + request_headers(1, "Hold", false) + frame(kData, kEndStream, 1, grpc_message("hold", 4)));
+  ASSERT_TRUE(await([&] { return b.held_count() == 1; })) << "the call never reached its reactor";
+  // Three idle timeouts and more with the stream open and nothing on the
+  // wire: no GOAWAY, no close.
+  auto until = std::chrono::steady_clock::now() + 3 * o.idle_timeout + milliseconds(200);
+  for (int i = 0; i < 100; ++i) {
+    auto left = std::chrono::duration_cast<milliseconds>(until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    auto f = c.next(left);
+    if (!f) break;
+    if (f->type == kHeaders) c.fields(*f);
+    EXPECT_NE(f->type, kGoaway) << "GOAWAY while a stream was open";
+  }
+  ASSERT_FALSE(c.closed()) << "closed while a stream was open";
+  EXPECT_EQ(b.stats().idle_goaways, 0u);
+  // The call is answered on the same connection...
+  b.release_held();
+  std::multimap<std::string, std::string> h;
+  ASSERT_TRUE(c.until(kHeaders, 1, &h));
+  EXPECT_EQ(h.find(":status")->second, "200");
+  auto d = c.until(kData, 1);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->payload, grpc_message("held", 4));
+  ASSERT_TRUE(c.until(kHeaders, 1, &h));
+  ASSERT_EQ(h.count("grpc-status"), 1u);
+  EXPECT_EQ(h.find("grpc-status")->second, "0");
+  // ...and with its stream closed (both sides ended) the connection is idle
+  // from then: GOAWAY naming stream 1 as the last processed, then EOF.
+  auto g = c.until(kGoaway, 0);
+  ASSERT_TRUE(g) << "no GOAWAY once the stream ended";
+  EXPECT_EQ(goaway_code(*g), 0u);
+  EXPECT_EQ(goaway_last(*g), 1u);
+  EXPECT_TRUE(reads_to_eof(c));
+}
+
+TEST(H2Server, TimedOutConnectionsGiveTheirSlotsBack) {
+  h2::ServerOptions o;
+  o.max_connections = 2;
+  // Long enough for the third connection below to find both slots taken.
+  o.preface_timeout = milliseconds(2000);
+  o.idle_timeout = milliseconds(2000);
+  o.goaway_linger = milliseconds(200);
+  BareServer b(o);
+  H2Peer idle(b.port());
+  idle.send(preface());
+  H2Peer mute(b.port());  // no preface
+  ASSERT_TRUE(await([&] { return b.stats().connections == 2; }));
+  {
+    H2Peer third(b.port());
+    EXPECT_FALSE(third.next()) << "a connection beyond max_connections was served";
+    EXPECT_TRUE(third.closed()) << "a connection beyond max_connections was not closed";
+  }
+  EXPECT_TRUE(reads_to_eof(mute, milliseconds(10000)));
+  EXPECT_TRUE(reads_to_eof(idle, milliseconds(10000)));
+  ASSERT_TRUE(await([&] { return b.stats().connections == 0; })) << "the slots were not given back";
+  EXPECT_EQ(b.stats().preface_timeouts, 1u);
+  EXPECT_EQ(b.stats().idle_goaways, 1u);
+  expect_bare_serving(b.port());
+}
+
+TEST(H2Server, RequestBytesHeldBeyondTheBoundGetGoawayEnhanceYourCalm) {
+  h2::ServerOptions o;
+  o.max_buffered_request = 256 << 10;
+  BareServer b(o);
+  const std::string part(16384 - 5, 'p');  // one DATA frame of the default SETTINGS_MAX_FRAME_SIZE
+  // One stream whose 1 MiB message comes in part, then 24 streams holding
+  // 16 KiB each: 320 and 384 KiB, past the bound, within the 1 MiB windows.
+  for (int shape = 0; shape < 2; ++shape) {
+    SCOPED_TRACE(shape == 0 ? "one stream" : "many streams");
+    H2Peer c(b.port());
+    c.send(preface());
+    await_windows(c);
+    std::string burst;
+    if (shape == 0) {
+      burst = request_headers(1, "Part", false) + frame(kData, 0, 1, grpc_message(part, 1 << 20));
+      for (int i = 0; i < 19; ++i) burst += frame(kData, 0, 1, std::string(16384, 'q'));
+    } else {
+      for (int i = 0; i < 24; ++i)
+        burst += request_headers(1 + 2 * i, "Part", false) + frame(kData, 0, 1 + 2 * i, grpc_message(part, 65536));
+    }
+    c.send(burst);
+    auto g = c.until(kGoaway, 0);
+    ASSERT_TRUE(g) << "no GOAWAY past max_buffered_request";
+    EXPECT_EQ(goaway_code(*g), 11u);  // ENHANCE_YOUR_CALM
+    EXPECT_TRUE(reads_to_eof(c));
+  }
+  expect_bare_serving(b.port());
+}
+
+TEST(H2Server, RequestBytesNotHeldDoNotCountAgainstTheBound) {
+  h2::ServerOptions o;
+  o.max_buffered_request = 256 << 10;
+  o.max_receive = 1024;
+  BareServer b(o);
+  H2Peer c(b.port());
+  c.send(preface());
+  await_windows(c);
+  // 40 streams send 16 KiB each (640 KiB) of a message declared larger than
+  // max_receive: each is refused from its prefix and its bytes are freed, so
+  // the connection never holds more than one frame of them.
+  const std::string part(16384 - 5, 'r');
+  std::string burst;
+  for (int i = 0; i < 40; ++i)
+    burst += request_headers(1 + 2 * i, "Big", false) + frame(kData, 0, 1 + 2 * i, grpc_message(part, 4096));
+  c.send(burst);
+  int refused = 0;
+  for (int i = 0; i < 1000 && refused < 40; ++i) {
+    auto f = c.next();
+    if (!f) break;
+    ASSERT_NE(f->type, kGoaway) << "bytes freed were counted against max_buffered_request";
+    if (f->type != kHeaders) continue;
+    auto h = c.fields(*f);
+    if (h.count("grpc-status") && h.find("grpc-status")->second == "8") ++refused;
+  }
+  EXPECT_EQ(refused, 40);
+  // The same connection still takes a request.
+  c.send(request_headers(81, "Echo", false) + frame(kData, kEndStream, 81, grpc_message("ok", 2)));
+  auto d = c.until(kData, 81);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->payload, grpc_message("ok", 2));
+}
+
+TEST(H2Server, AClientThatStopsReadingHoldsAtMostMaxOutputAndGetsEveryAnswerLater) {
+  h2::ServerOptions o;
+  o.max_output = 64 << 10;
+  // What one collect() may add past the bound: a DATA frame (16 KiB, nghttp2's
+  // payload size whatever SETTINGS_MAX_FRAME_SIZE says) and its header.
+  const size_t bound = o.max_output + 16384 + 9;
+  BareServer b(o);
+  H2Peer c(b.port(), 4096);
+  // Windows wide open: only the socket holds the answers back.
+  c.send(preface(setting(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 0x7fffffff)) + window_update(0, 0x7fffffff - 65535));
+  auto request = [&](int n) {
+    int32_t id = 1 + 2 * n;
+    c.send(request_headers(id, "Big", false) + frame(kData, kEndStream, id, grpc_message("big", 3)));
+  };
+  // One request at a time (each answered with 128 KiB the client does not
+  // read) until the server stops reading this connection; the kernel's
+  // buffers take a few MiB first.
+  int sent = 0;
+  bool paused = false;
+  while (sent < 400 && !paused) {
+    request(sent++);
+    bool moved = await([&] { return b.started.load() >= sent || b.stats().read_pauses > 0; });
+    ASSERT_TRUE(moved) << "request " << sent << " was neither read nor held back";
+    paused = b.stats().read_pauses > 0;
+  }
+  ASSERT_TRUE(paused) << "reading never paused after " << sent << " answers of " << kBigAnswer << " bytes";
+  for (int i = 0; i < 3; ++i) request(sent++);  // these wait, unread
+  EXPECT_LE(b.stats().output_high_water, bound);
+  EXPECT_GE(b.stats().output_high_water, o.max_output);
+  // Another client is served meanwhile.
+  expect_bare_serving(b.port());
+  // The client reads at last: every answer arrives, complete.
+  std::map<int32_t, size_t> data;
+  std::map<int32_t, std::string> status;
+  for (int i = 0; i < 200000 && status.size() < static_cast<size_t>(sent); ++i) {
+    auto f = c.next();
+    if (!f) break;
+    ASSERT_NE(f->type, kGoaway);
+    ASSERT_NE(f->type, kRst);
+    if (f->type == kData) data[f->stream] += f->payload.size();
+    if (f->type != kHeaders) continue;
+    auto h = c.fields(*f);
+    if (h.count("grpc-status")) status[f->stream] = h.find("grpc-status")->second;
+  }
+  ASSERT_EQ(status.size(), static_cast<size_t>(sent)) << "answers missing";
+  for (int n = 0; n < sent; ++n) {
+    EXPECT_EQ(status[1 + 2 * n], "0") << "stream " << 1 + 2 * n;
+    EXPECT_EQ(data[1 + 2 * n], h2::kFrameRoom + kBigAnswer) << "stream " << 1 + 2 * n;
+  }
+  EXPECT_EQ(b.started.load(), sent + 1);  // and expect_bare_serving's call
+  EXPECT_LE(b.stats().output_high_water, bound);
 }
 
 TEST(H2Server, GrpcTimeoutAndPercentEncoding) {
