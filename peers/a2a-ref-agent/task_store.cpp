@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 
 #include "runner/core/escape.hpp"
 #include "runner/jsonrpc/message.hpp"
@@ -120,6 +121,56 @@ thread_local std::vector<std::shared_ptr<TaskRecord>> t_evicted;
 
 }  // namespace
 
+bool TaskText::pack(const std::vector<Json>& artifacts, const std::vector<Json>& history, const Json& status) {
+  clear();
+  ends_.reserve(artifacts.size() + history.size() + 1);
+  auto add = [&](const Json& j) {
+    jsonrpc::dump_to(text_, j);
+    if (text_.size() > std::numeric_limits<uint32_t>::max()) return false;
+    ends_.push_back(static_cast<uint32_t>(text_.size()));
+    return true;
+  };
+  bool ok = true;
+  for (const Json& a : artifacts) ok = ok && add(a);
+  for (const Json& m : history) ok = ok && add(m);
+  if (ok && !status.is_null()) ok = add(status);
+  if (ok && status.is_null()) ends_.push_back(static_cast<uint32_t>(text_.size()));  // an empty status item
+  if (!ok) {
+    clear();
+    return false;
+  }
+  n_artifacts_ = static_cast<uint32_t>(artifacts.size());
+  return true;
+}
+
+namespace {
+
+Json parse_stored(std::string_view text) { return Json::parse(text.begin(), text.end()); }
+
+}  // namespace
+
+void pack_task(TaskRecord& r) {
+  if (r.text.packed() || !r.text.pack(r.artifacts, r.history, r.status)) return;
+  // Freed here, leaves first, while the trees are still in cache.
+  clear_trees(r.artifacts);
+  clear_trees(r.history);
+  clear_tree(r.status);
+  std::vector<Json>().swap(r.artifacts);
+  std::vector<Json>().swap(r.history);
+  r.status = nullptr;
+}
+
+void unpack_task(TaskRecord& r) {
+  if (!r.text.packed()) return;
+  const TaskText& t = r.text;
+  r.artifacts.clear();
+  r.history.clear();
+  for (size_t i = 0; i < t.artifacts(); ++i) r.artifacts.push_back(parse_stored(t.artifact(i)));
+  for (size_t i = 0; i < t.history(); ++i) r.history.push_back(parse_stored(t.message(i)));
+  r.status = t.status().empty() ? Json(nullptr) : parse_stored(t.status());
+  r.text.clear();
+}
+
 TaskRecord::~TaskRecord() {
   clear_tree(status);
   clear_trees(history);
@@ -131,9 +182,53 @@ void TaskStore::release_evicted() {
   if (!t_evicted.empty()) t_evicted.clear();
 }
 
+namespace {
+
+// append_task_text of a packed task: the same members from TaskText's items.
+void append_packed_task_text(std::string& out, const TaskRecord& r, const TaskView& view) {
+  const TaskText& t = r.text;
+  StoreTextWriter w(out);
+  bool first = true;
+  auto items = [&](size_t from, size_t to, auto item) {
+    out += '[';
+    for (size_t i = from; i < to; ++i) {
+      if (i > from) out += ',';
+      out += item(i);
+    }
+    out += ']';
+  };
+  out += '{';
+  if (view.artifacts && t.artifacts() > 0) {
+    w.key("artifacts", first);
+    items(0, t.artifacts(), [&](size_t i) { return t.artifact(i); });
+  }
+  if (!r.context_id.empty()) {
+    w.key("contextId", first);
+    w.string(r.context_id);
+  }
+  size_t n = t.history();
+  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  if (n > 0) {
+    w.key("history", first);
+    items(t.history() - n, t.history(), [&](size_t i) { return t.message(i); });
+  }
+  if (!r.id.empty()) {
+    w.key("id", first);
+    w.string(r.id);
+  }
+  if (!t.status().empty()) {
+    w.key("status", first);
+    out += t.status();
+  }
+  out += '}';
+}
+
+}  // namespace
+
 // The members task_json writes, in the order nlohmann's sorted object
 // dumps them: artifacts, contextId, history, id, status.
 void append_task_text(std::string& out, const TaskRecord& r, const TaskView& view) {
+  if (r.text.packed()) return append_packed_task_text(out, r, view);
   StoreTextWriter w(out);
   bool first = true;
   out += '{';
@@ -163,6 +258,13 @@ void append_task_text(std::string& out, const TaskRecord& r, const TaskView& vie
 }
 
 Json task_json(const TaskRecord& r, const TaskView& view) {
+  if (r.text.packed()) {
+    // A finished task read as a tree (GetTask, ListTasks): its text parsed
+    // back, members and all (docs/ref-agent.md, "Finished tasks as text").
+    std::string text;
+    append_packed_task_text(text, r, view);
+    return parse_stored(text);
+  }
   Json t = model::make_task(r.id, r.context_id, r.status);
   if (view.artifacts && !r.artifacts.empty()) t["artifacts"] = r.artifacts;
   size_t n = r.history.size();
@@ -252,6 +354,7 @@ void TaskStore::append_user_message(TaskRecord& r, const Json& user_message) {
 }
 
 void TaskStore::append_user_message(TaskRecord& r, Json&& user_message) {
+  unpack_task(r);
   Json m = std::move(user_message);
   m["taskId"] = r.id;
   m["contextId"] = r.context_id;
@@ -264,6 +367,7 @@ Json TaskStore::agent_message(const TaskRecord& r, const std::string& text) cons
 }
 
 void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string& text, bool reply_in_history) {
+  unpack_task(r);  // a finished task changed again (kSemTerminalMutable)
   Json message = text.empty() ? Json(nullptr) : agent_message(r, text);
   if (reply_in_history && !message.is_null()) r.history.push_back(message);
   r.state = s;
@@ -296,12 +400,15 @@ void TaskStore::set_status(TaskRecord& r, model::TaskState s, const std::string&
   }
   r.log.push_back(LogEntry{std::move(event), std::nullopt, s});
   r.cv.notify_all();
-  if (model::is_terminal(s)) retire(r);
+  if (model::is_terminal(s)) {
+    pack_task(r);
+    retire(r);
+  }
 }
 
 void TaskStore::retire(const TaskRecord& r) {
   Shard& own = shards_[r.shard];
-  size_t weight = 1 + r.log.size() + r.history.size();
+  size_t weight = 1 + r.log.size() + r.history_size();
   std::lock_guard<std::mutex> fl(finished_mu_);
   finished_.push_back(Finished{r.id, r.shard, weight});
   finished_weight_ += weight;
@@ -369,6 +476,7 @@ std::string_view stored_artifact_id(const Json& a) {
 }  // namespace
 
 void TaskStore::add_chunk(TaskRecord& r, Json artifact, bool append, bool last_chunk) {
+  unpack_task(r);
   if (push_hook_ && !r.push_configs.empty()) {
     Json ev = Json::object();
     ev["artifactUpdate"] = model::artifact_update(r.id, r.context_id, artifact, append, last_chunk);

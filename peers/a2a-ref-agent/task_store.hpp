@@ -54,6 +54,42 @@ inline constexpr size_t kMaxFinishedWeight = 10000;
 // thread rarely meet on one (docs/ref-agent.md, "The sharded task store").
 inline constexpr size_t kStoreShards = 16;
 
+// A finished task's artifacts, history and status as jsonrpc::dump text, in
+// one buffer: TaskStore::set_status packs a task when it reaches a terminal
+// state and frees its trees right then, while they are still in cache, so
+// that evicting it ~1600 tasks later frees one string and one small vector
+// instead of a JSON tree per message (docs/ref-agent.md, "Finished tasks as
+// text"). Readers that want text (append_task_text, the gRPC wire) copy it;
+// those that want a tree (task_json) parse it back.
+class TaskText {
+ public:
+  // Whether the task is packed (a packed task always has its status item).
+  bool packed() const { return !ends_.empty(); }
+  size_t artifacts() const { return n_artifacts_; }
+  size_t history() const { return packed() ? ends_.size() - 1 - n_artifacts_ : 0; }
+  std::string_view artifact(size_t i) const { return item(i); }
+  std::string_view message(size_t i) const { return item(n_artifacts_ + i); }
+  // "" when the task had no status (null).
+  std::string_view status() const { return item(ends_.size() - 1); }
+  // Packs the three as their text; false (nothing kept) if the text would
+  // not fit the 32-bit offsets.
+  bool pack(const std::vector<Json>& artifacts, const std::vector<Json>& history, const Json& status);
+  void clear() {
+    std::string().swap(text_);
+    std::vector<uint32_t>().swap(ends_);
+    n_artifacts_ = 0;
+  }
+
+ private:
+  std::string_view item(size_t k) const {
+    size_t begin = k == 0 ? 0 : ends_[k - 1];
+    return std::string_view(text_).substr(begin, ends_[k] - begin);
+  }
+  std::string text_;            // the items' texts back to back: artifacts, history, status
+  std::vector<uint32_t> ends_;  // where each item ends in text_
+  uint32_t n_artifacts_ = 0;
+};
+
 struct TaskRecord {
   std::string id;
   std::string context_id;
@@ -64,8 +100,11 @@ struct TaskRecord {
   Json status;
   long long status_ms = 0;  // status timestamp, epoch ms
   uint64_t status_seq = 0;  // store-wide order of status changes: the ListTasks tiebreak
+  // status, history and artifacts are trees while the task runs; once it
+  // is finished they are empty (status null) and `text` holds them.
   std::vector<Json> history;
   std::vector<Json> artifacts;
+  TaskText text;
   std::vector<LogEntry> log;
   std::vector<Json> push_configs;
   uint32_t shard = 0;          // of the store, fixed at creation (TaskStore::lock(const TaskRecord&))
@@ -78,7 +117,16 @@ struct TaskRecord {
   // which moves every child of every container to a heap stack first
   // (docs/performance.md, "HTTP").
   ~TaskRecord();
+
+  // Messages in the history, packed or not.
+  size_t history_size() const { return text.packed() ? text.history() : history.size(); }
 };
+
+// A finished task's trees to text (TaskText) and back; TaskStore does both
+// (unpack when a packed task changes again, as kSemTerminalMutable's cancel
+// does). Public for the tests, which compare what readers give either way.
+void pack_task(TaskRecord& r);
+void unpack_task(TaskRecord& r);
 
 // How a task is rendered: historyLength (unset = all, 0 = no history key)
 // and whether the artifacts key may appear.

@@ -528,6 +528,9 @@ class ProtoSax {
 // task_json(r, view) given to tree_to_message, without the tree: the same
 // members in the same checks (task_store.cpp task_json, model::make_task).
 bool task_to_message(const TaskRecord& r, const TaskView& view, pb::Message& m) {
+  // A finished task keeps text, not trees (task_store.hpp TaskText); this
+  // is the slow path, after task_wire refused.
+  if (r.text.packed()) return tree_to_message(task_json(r, view), m);
   const pb::Descriptor* d = m.GetDescriptor();
   const pb::Reflection* refl = m.GetReflection();
   const FD* id = d->FindFieldByName("id");

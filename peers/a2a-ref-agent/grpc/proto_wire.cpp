@@ -1032,6 +1032,12 @@ bool task_wire(const TaskRecord& r, const TaskView& view, const pb::Descriptor& 
     Encoder<TreeSource> enc(src);
     return enc.message(*f.msg, 1) && put_level(out, f.number, t_levels[1], false);
   };
+  // A finished task's items from their text (task_store.hpp TaskText).
+  auto sub_text = [&](const FieldInfo& f, std::string_view text) {
+    TextSource src(text);
+    Encoder<TextSource> enc(src);
+    return enc.message(*f.msg, 1) && src.at_end() && put_level(out, f.number, t_levels[1], false);
+  };
   auto fail = [&] {
     out.resize(size);
     trim_levels();
@@ -1044,6 +1050,21 @@ bool task_wire(const TaskRecord& r, const TaskView& view, const pb::Descriptor& 
   if (!r.context_id.empty()) {
     if (!result::valid_utf8(r.context_id)) return fail();
     put_len(out, 2, r.context_id);
+  }
+  if (r.text.packed()) {
+    // The same fields, each item's text as jsonrpc::dump wrote its tree.
+    const TaskText& t = r.text;
+    if (!t.status().empty() && !sub_text(*status, t.status())) return fail();
+    if (view.artifacts) {
+      for (size_t i = 0; i < t.artifacts(); ++i)
+        if (t.artifact(i) == "null" || !sub_text(*artifacts, t.artifact(i))) return fail();
+    }
+    size_t n = t.history();
+    if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+    for (size_t i = t.history() - n; i < t.history(); ++i)
+      if (t.message(i) == "null" || !sub_text(*history, t.message(i))) return fail();
+    trim_levels();
+    return true;
   }
   if (!r.status.is_null() && !sub(*status, r.status)) return fail();
   if (view.artifacts) {
