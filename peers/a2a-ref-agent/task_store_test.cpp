@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "peers/a2a-ref-agent/test_support.hpp"
+#include "runner/jsonrpc/dump.hpp"
 #include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
@@ -194,8 +195,9 @@ TEST(TaskStore, LoggedEventsAreTheDumpOfTheirStreamResponses) {
   ASSERT_EQ(r->artifacts.size(), 1u);
   EXPECT_EQ(r->artifacts[0]["parts"].size(), 2u) << "the appended chunk's part is merged";
   store.set_status(*r, TaskState::kCompleted, "done", true);
+  ASSERT_TRUE(r->text.packed()) << "a finished task keeps text";
   EXPECT_EQ(r->log.back().event, jsonrpc::dump(Json{{"statusUpdate", model::status_update(r->id, r->context_id,
-                                                                                           r->status)}}));
+                                                                                           task_json(*r)["status"])}}));
   EXPECT_EQ(r->log.back().state, TaskState::kCompleted);
 }
 
@@ -207,13 +209,105 @@ TEST(TaskStore, StatusTimestampsAreRfc3339MillisecondsMatchingStatusMs) {
   auto r = store.create("ctx-time", Behaviour::kEcho, testing::user_message("t"));
   for (TaskState s : {TaskState::kSubmitted, TaskState::kWorking, TaskState::kCompleted}) {
     if (s != TaskState::kSubmitted) store.set_status(*r, s, s == TaskState::kCompleted ? "done" : "", true);
-    const std::string ts = r->status["timestamp"].get<std::string>();
+    const std::string ts = task_json(*r)["status"]["timestamp"].get<std::string>();
     EXPECT_TRUE(std::regex_match(ts, std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)"))) << ts;
     EXPECT_EQ(model::parse_timestamp_ms(ts).value_or(-1), r->status_ms) << ts;
     EXPECT_EQ(ts.substr(0, 4), model::now_timestamp().substr(0, 4));
   }
-  EXPECT_EQ(r->status["message"]["parts"][0]["text"], "done");
-  EXPECT_EQ(r->history.back(), r->status["message"]) << "the reply in history is the status message";
+  Json task = task_json(*r);
+  EXPECT_EQ(task["status"]["message"]["parts"][0]["text"], "done");
+  EXPECT_EQ(task["history"].back(), task["status"]["message"]) << "the reply in history is the status message";
+}
+
+// A finished task's trees become text (TaskText) when it ends: every
+// reader gives what the trees gave, for shapes a client can send (escapes,
+// invalid UTF-8 replaced, numbers of each kind, merged chunks), for every view.
+TEST(TaskStore, APackedTaskReadsAsItsTreesInEveryView) {
+  TaskStore store;
+  auto lk = store.lock_all();
+  Json msg = testing::user_message("caf\u00e9 \"q\" \\ tab\t \xff bad");
+  msg["metadata"] = {{"int", 5}, {"neg", -7}, {"half", 1.5}, {"tenth", 0.1}, {"big", 1e300},
+                     {"u64", 18446744073709551615ULL}, {"negzero", -0.0}, {"null", nullptr},
+                     {"nest", {{"a", Json::array({1, "two", Json::array(), Json::object()})}}}};
+  auto r = store.create("ctx-pack", Behaviour::kEcho, msg);
+  store.set_status(*r, TaskState::kInputRequired, "more?", true);
+  store.append_user_message(*r, testing::user_message("second"));
+  store.set_status(*r, TaskState::kWorking, "", false);
+  Json a1 = {{"artifactId", "a-1"}, {"name", "n\u2028"}, {"parts", Json::array({{{"text", "chunk 0"}}})}};
+  Json a1_more = {{"artifactId", "a-1"}, {"parts", Json::array({{{"data", {{"k", 1}}}}})}};
+  Json a2 = {{"artifactId", "a-2"}, {"parts", Json::array({{{"text", ""}}})}};
+  store.add_chunk(*r, a1, false, false);
+  store.add_chunk(*r, a1_more, true, false);
+  store.add_chunk(*r, a2, false, true);
+  std::vector<TaskView> views;
+  for (std::optional<long long> hl : {std::optional<long long>(), std::optional<long long>(0),
+                                      std::optional<long long>(1), std::optional<long long>(2),
+                                      std::optional<long long>(3), std::optional<long long>(4),
+                                      std::optional<long long>(1000)}) {
+    views.push_back(TaskView{hl, true});
+    views.push_back(TaskView{hl, false});
+  }
+  auto render_all = [&] {
+    std::vector<std::string> out;
+    for (const TaskView& v : views) {
+      std::string text = "pre:";
+      append_task_text(text, *r, v);
+      out.push_back(text);
+      out.push_back(jsonrpc::dump(task_json(*r, v)));
+    }
+    return out;
+  };
+  auto expect_same = [](const std::vector<std::string>& got, const std::vector<std::string>& want, const char* what) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i], want[i]) << what << ", view " << i / 2 << (i % 2 ? " (task_json)" : " (append_task_text)");
+    }
+  };
+  // The trees as the client's messages and the chunks made them, then the
+  // same task packed, then unpacked (parsed back).
+  std::vector<std::string> trees = render_all();
+  for (size_t i = 0; i < trees.size(); i += 2) EXPECT_EQ(trees[i], "pre:" + trees[i + 1]);
+  pack_task(*r);
+  ASSERT_TRUE(r->text.packed());
+  EXPECT_TRUE(r->history.empty() && r->artifacts.empty() && r->status.is_null()) << "the trees were kept";
+  EXPECT_EQ(r->history_size(), 3u);
+  EXPECT_EQ(r->text.artifacts(), 2u);
+  expect_same(render_all(), trees, "packed");
+  unpack_task(*r);
+  ASSERT_FALSE(r->text.packed());
+  EXPECT_EQ(r->history.size(), 3u);
+  expect_same(render_all(), trees, "unpacked");
+  // Finishing packs it; the reply joins the history.
+  store.set_status(*r, TaskState::kCompleted, "done \xfe", true);
+  ASSERT_TRUE(r->text.packed());
+  EXPECT_EQ(r->history_size(), 4u);
+  std::vector<std::string> finished = render_all();
+  unpack_task(*r);
+  expect_same(render_all(), finished, "finished");
+}
+
+// A finished task that changes again (sem-terminal-mutable: cancel after
+// completion) is unpacked, changed and packed again, nothing lost.
+TEST(TaskStore, APackedTaskThatChangesAgainKeepsEverything) {
+  TaskStore store;
+  auto lk = store.lock_all();
+  auto r = store.create("ctx-again", Behaviour::kEcho, testing::user_message("x"));
+  store.set_status(*r, TaskState::kWorking, "", false);
+  store.add_chunk(*r, Json{{"artifactId", "a"}, {"parts", Json::array({{{"text", "t"}}})}}, false, true);
+  store.set_status(*r, TaskState::kCompleted, "done", true);
+  ASSERT_TRUE(r->text.packed());
+  store.set_status(*r, TaskState::kCanceled, "Task canceled", false);
+  ASSERT_TRUE(r->text.packed());
+  Json task = task_json(*r);
+  EXPECT_EQ(task["status"]["state"], "TASK_STATE_CANCELED") << task.dump();
+  EXPECT_EQ(task["status"]["message"]["parts"][0]["text"], "Task canceled");
+  ASSERT_EQ(task["history"].size(), 2u) << task.dump();
+  EXPECT_EQ(task["history"][1]["parts"][0]["text"], "done");
+  ASSERT_EQ(task["artifacts"].size(), 1u);
+  EXPECT_EQ(task["artifacts"][0]["artifactId"], "a");
+  std::string text;
+  append_task_text(text, *r);
+  EXPECT_EQ(text, jsonrpc::dump(task));
 }
 
 }  // namespace

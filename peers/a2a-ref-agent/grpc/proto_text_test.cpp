@@ -22,6 +22,7 @@
 #include "peers/a2a-ref-agent/agent_core.hpp"
 #include "peers/a2a-ref-agent/grpc/proto_tree.hpp"
 #include "peers/a2a-ref-agent/task_store.hpp"
+#include "runner/jsonrpc/dump.hpp"
 #include "runner/jsonrpc/message.hpp"
 
 namespace a2a::agent {
@@ -193,6 +194,69 @@ TEST(ProtoText, TasksFromTheStoreGiveTheBytesOfGetTask) {
   EXPECT_FALSE(core.render_task({{"id", "no-such-task"}}, render));
   EXPECT_FALSE(core.render_task({{"id", 5}}, render));
   EXPECT_FALSE(core.render_task({{"id", "x"}, {"historyLength", -1}}, render));
+}
+
+// A finished task keeps its artifacts, history and status as text
+// (task_store.hpp TaskText): every reader must give what it gave from the
+// trees. Each behaviour's task, read packed, then unpacked (the trees parsed
+// back: what the store held before), for each view.
+TEST(ProtoText, FinishedTasksGiveTheSameAnswersPackedAsFromTheirTrees) {
+  AgentCore core(pt_config());
+  int n = 0, packed = 0, wired = 0;
+  for (const char* b : kPtBehaviours) {
+    Json params = {{"message", pt_user_message(std::string(b) + " pk", ++n)}};
+    CallResult sent = core.call(model::Operation::kSendMessage, params);
+    ASSERT_TRUE(sent.ok()) << b;
+    if (!sent.value().contains("task")) continue;
+    std::string id = sent.value()["task"]["id"].get<std::string>();
+    for (const Json& hl : {Json(nullptr), Json(0), Json(1), Json(2), Json(100)}) {
+      Json get = {{"id", id}};
+      if (!hl.is_null()) get["historyLength"] = hl;
+      for (bool artifacts : {true, false}) {
+        bool rendered = core.render_task(get, [&](const TaskRecord& cr, const TaskView& v0) {
+          TaskView v = v0;
+          v.artifacts = artifacts;
+          // The store's record, under its lock (render_task holds it): unpacked
+          // and packed again here to compare both forms.
+          auto& r = const_cast<TaskRecord&>(cr);
+          EXPECT_EQ(r.text.packed(), model::is_terminal(r.state)) << b;
+          if (!r.text.packed()) return true;
+          ++packed;
+          EXPECT_TRUE(r.history.empty() && r.artifacts.empty() && r.status.is_null()) << b;
+          std::string text, wire = "pre";
+          append_task_text(text, r, v);
+          std::string tree = jsonrpc::dump(task_json(r, v));
+          v1::Task proto;
+          bool proto_ok = task_to_proto(r, v, proto);
+          bool wire_ok = task_to_wire(r, v, *v1::Task::descriptor(), wire);
+          size_t weight = r.history_size();
+          unpack_task(r);
+          EXPECT_FALSE(r.text.packed());
+          EXPECT_EQ(r.history_size(), weight) << b;
+          std::string want_text, want_wire = "pre";
+          append_task_text(want_text, r, v);
+          EXPECT_EQ(text, want_text) << b;
+          EXPECT_EQ(tree, jsonrpc::dump(task_json(r, v))) << b;
+          EXPECT_EQ(tree, want_text) << b;
+          v1::Task want_proto;
+          EXPECT_EQ(proto_ok, task_to_proto(r, v, want_proto)) << b;
+          if (proto_ok) EXPECT_EQ(pt_bytes(proto), pt_bytes(want_proto)) << b;
+          EXPECT_EQ(wire_ok, task_to_wire(r, v, *v1::Task::descriptor(), want_wire)) << b;
+          EXPECT_EQ(wire, want_wire) << b;
+          if (wire_ok) ++wired;
+          pack_task(r);
+          EXPECT_TRUE(r.text.packed());
+          std::string again;
+          append_task_text(again, r, v);
+          EXPECT_EQ(again, text) << b;
+          return true;
+        });
+        EXPECT_TRUE(rendered) << b;
+      }
+    }
+  }
+  EXPECT_GT(packed, 100);
+  EXPECT_GT(wired, 80);
 }
 
 // A value the tree path cannot convert (an integer above 2^53 in a Struct)
