@@ -69,8 +69,8 @@ class TaskText {
   size_t history() const { return packed() ? ends_.size() - 1 - n_artifacts_ : 0; }
   std::string_view artifact(size_t i) const { return item(i); }
   std::string_view message(size_t i) const { return item(n_artifacts_ + i); }
-  // "" when the task had no status (null).
-  std::string_view status() const { return item(ends_.size() - 1); }
+  // "" when the task had no status (null), or is not packed.
+  std::string_view status() const { return packed() ? item(ends_.size() - 1) : std::string_view(); }
   // Packs the three as their text; false (nothing kept) if the text would
   // not fit the 32-bit offsets.
   bool pack(const std::vector<Json>& artifacts, const std::vector<Json>& history, const Json& status);
