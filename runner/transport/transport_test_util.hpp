@@ -20,9 +20,12 @@ using core::Deadline;
 using core::Millis;
 
 // A TCP connection to 127.0.0.1:port (blocking); -1 when it cannot be made.
-inline int connect_loopback(uint16_t port) {
+// `rcvbuf` > 0: the socket's SO_RCVBUF, set before connecting, so that the
+// window TCP offers the server is small too (a client that stops reading).
+inline int connect_loopback(uint16_t port, int rcvbuf = 0) {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return -1;
+  if (rcvbuf > 0) ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(port);

@@ -108,26 +108,11 @@ std::string window_update(int32_t stream, uint32_t increment) {
   return frame(kWindowUpdate, 0, stream, p);
 }
 
-// A loopback connection whose receive buffer is set before connecting (so
-// the window TCP offers the server is small too); -1 on failure.
-int connect_small_receiver(uint16_t port, int rcvbuf) {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(port);
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
-  ::close(fd);
-  return -1;
-}
-
 class H2Peer {
  public:
   // `rcvbuf` > 0: the socket's SO_RCVBUF, set before connecting.
   explicit H2Peer(uint16_t port, int rcvbuf = 0) {
-    fd_ = rcvbuf > 0 ? connect_small_receiver(port, rcvbuf) : transport::testing::connect_loopback(port);
+    fd_ = transport::testing::connect_loopback(port, rcvbuf);
     EXPECT_GE(fd_, 0);
     nghttp2_hd_inflate_new(&inflater_);
   }
