@@ -52,7 +52,11 @@ struct Shared {
   std::atomic<int> connections{0};
   // ServerStats (relaxed: counters, not synchronisation).
   std::atomic<size_t> output_high_water{0};
-  std::atomic<uint64_t> read_pauses{0}, preface_timeouts{0}, idle_goaways{0};
+  std::atomic<uint64_t> read_pauses{0}, preface_timeouts{0}, idle_goaways{0}, request_timeouts{0},
+      total_refusals{0};
+  // Request bytes held by every connection of every loop (each loop adds
+  // and removes its own; max_buffered_request_total).
+  std::atomic<size_t> buffered_total{0};
   std::vector<Loop*> loops;
   std::atomic<size_t> next_loop{0};
 
@@ -105,6 +109,10 @@ struct CallState {
   size_t counted = 0;  // request bytes counted against the connection's bound (body's size)
   TimerMap::iterator timer;
   bool has_timer = false;
+  // request_timeout, armed only when the message is still incomplete at the
+  // end of the read that brought the HEADERS (Loop::arm_request_timers).
+  TimerMap::iterator request_timer;
+  bool has_request_timer = false;
   bool headers_sent = false;
   bool deferred = false;   // the data provider waits for output (resume_data)
   bool responded = false;  // the response's end is submitted (or the stream reset)
@@ -149,6 +157,7 @@ struct Conn {
   bool closed = false;
   bool close_after_flush = false;
   bool capped = false;  // the last collect() stopped at max_output, not for want of frames
+  bool over_budget = false;  // GOAWAY for max_buffered_request_total sent (counted once)
   // Timeouts. Until the preface's SETTINGS came, the timer is the preface
   // deadline. Then the connection is idle while `calls` is empty, since
   // `idle_since`; when its timer fires the real deadline is computed from
@@ -342,13 +351,31 @@ class Loop {
   void forget_timer(CallState& s) {
     if (s.has_timer) timers_.erase(s.timer);
     s.has_timer = false;
+    forget_request_timer(s);
   }
+  void forget_request_timer(CallState& s) {
+    if (s.has_request_timer) request_timers_.erase(s.request_timer);
+    s.has_request_timer = false;
+  }
+  void arm_request_timers(Conn& c);
+  void expire_request_timers();
   void request_end(const std::shared_ptr<CallState>& s);
   // The connection's count of request bytes held follows `s.body` (what is
   // kept, not what arrived: bytes dropped or freed are not counted).
-  static void recount(Conn& c, CallState& s) {
+  // The server-wide count follows it too (max_buffered_request_total).
+  void recount(Conn& c, CallState& s) {
     c.buffered_request = c.buffered_request - s.counted + s.body.size();
+    if (s.body.size() >= s.counted)
+      sh_.buffered_total.fetch_add(s.body.size() - s.counted, std::memory_order_relaxed);
+    else
+      sh_.buffered_total.fetch_sub(s.counted - s.body.size(), std::memory_order_relaxed);
     s.counted = s.body.size();
+  }
+  // The stream's bytes are no longer held by its connection.
+  void uncount(Conn& c, CallState& s) {
+    c.buffered_request -= std::min(c.buffered_request, s.counted);
+    sh_.buffered_total.fetch_sub(s.counted, std::memory_order_relaxed);
+    s.counted = 0;
   }
   void respond_http(CallState& s, const char* status);
   void respond_status(const std::shared_ptr<CallState>& s, const WireStatus& st);
@@ -398,6 +425,10 @@ class Loop {
   std::vector<nghttp2_nv> nv_;
   std::vector<std::string> keep_;  // status_fields' strings for nv_
   TimerMap timers_;
+  TimerMap request_timers_;  // request_timeout, a call's entry while its message is incomplete
+  // Streams whose HEADERS (without END_STREAM) came in the read being
+  // processed: their request timers are armed after it if still needed.
+  std::vector<int32_t> awaiting_;
   ConnTimerMap conn_timers_;
   Clock::time_point turn_now_ = Clock::now();  // when this loop turn's epoll_wait returned
   std::vector<char> rbuf_ = std::vector<char>(kReadChunk);
@@ -510,7 +541,10 @@ int Loop::on_frame_recv(Conn& c, const nghttp2_frame* f) {
   auto it = c.calls.find(f->hd.stream_id);
   if (it == c.calls.end()) return 0;
   std::shared_ptr<CallState> s = it->second;
-  if (f->hd.type == NGHTTP2_HEADERS && f->headers.cat == NGHTTP2_HCAT_REQUEST) start_call(c, s);
+  if (f->hd.type == NGHTTP2_HEADERS && f->headers.cat == NGHTTP2_HCAT_REQUEST) {
+    start_call(c, s);
+    if (!(f->hd.flags & NGHTTP2_FLAG_END_STREAM)) awaiting_.push_back(s->id);
+  }
   if (f->hd.flags & NGHTTP2_FLAG_END_STREAM) request_end(s);
   return 0;
 }
@@ -537,6 +571,7 @@ void Loop::start_call(Conn& c, const std::shared_ptr<CallState>& s) {
 
 // The client's END_STREAM: a call still waiting for its message never gets one.
 void Loop::request_end(const std::shared_ptr<CallState>& s) {
+  forget_request_timer(*s);
   if (s->reactor && !s->finished && !s->read_sent && !s->message_ready) {
     s->read_sent = true;
     notice(s, NoticeKind::kRead, false);
@@ -549,6 +584,15 @@ int Loop::on_data_chunk(Conn& c, int32_t id, const uint8_t* data, size_t len) {
   std::shared_ptr<CallState> s = it->second;
   if (s->responded || s->message_ready || !s->reactor || s->finished) return 0;  // not wanted: dropped
   if (c.buffered_request + len > sh_.options.max_buffered_request) {
+    nghttp2_session_terminate_session(c.session, NGHTTP2_ENHANCE_YOUR_CALM);
+    return 0;
+  }
+  // The server-wide budget: checked, then added by recount (another loop
+  // may pass the same check meanwhile: the total may exceed the budget by
+  // a DATA frame per loop at most).
+  if (sh_.buffered_total.load(std::memory_order_relaxed) + len > sh_.options.max_buffered_request_total) {
+    if (!c.over_budget) sh_.total_refusals.fetch_add(1, std::memory_order_relaxed);
+    c.over_budget = true;
     nghttp2_session_terminate_session(c.session, NGHTTP2_ENHANCE_YOUR_CALM);
     return 0;
   }
@@ -576,6 +620,7 @@ int Loop::on_data_chunk(Conn& c, int32_t id, const uint8_t* data, size_t len) {
     s->body.resize(kFrameRoom + size);  // a second message of a unary request is ignored
     recount(c, *s);
     s->message_ready = true;
+    forget_request_timer(*s);
     if (!s->read_sent) {
       s->read_sent = true;
       notice(s, NoticeKind::kRead, true);
@@ -589,8 +634,7 @@ int Loop::on_stream_close(Conn& c, int32_t id) {
   if (it == c.calls.end()) return 0;
   std::shared_ptr<CallState> s = std::move(it->second);
   c.calls.erase(it);
-  c.buffered_request -= std::min(c.buffered_request, s->counted);
-  s->counted = 0;
+  uncount(c, *s);
   if (c.calls.empty()) {
     c.idle_since = turn_now_;
     if (!c.has_timer && !c.draining) arm(c, turn_now_ + sh_.options.idle_timeout);
@@ -795,6 +839,7 @@ void Loop::run() {
     for (auto& fn : posted) fn();
     posted.clear();
     expire_timers();
+    expire_request_timers();
     expire_conn_timers();
     if (accept_paused_ && listen_fd_ >= 0 && Clock::now() >= accept_paused_until_) {
       accept_paused_ = false;
@@ -872,9 +917,10 @@ bool Loop::run_notices() {
 int Loop::next_timeout() {
   constexpr int kIdleWait = 1000;
   if (accept_paused_) return static_cast<int>(kAcceptPause.count());
-  if (timers_.empty() && conn_timers_.empty()) return kIdleWait;
+  if (timers_.empty() && request_timers_.empty() && conn_timers_.empty()) return kIdleWait;
   Clock::time_point next = Clock::time_point::max();
   if (!timers_.empty()) next = timers_.begin()->first;
+  if (!request_timers_.empty()) next = std::min(next, request_timers_.begin()->first);
   if (!conn_timers_.empty()) next = std::min(next, conn_timers_.begin()->first);
   auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - Clock::now()).count();
   return static_cast<int>(std::clamp<int64_t>(ms, 0, kIdleWait));
@@ -899,6 +945,53 @@ void Loop::expire_timers() {
       nghttp2_submit_rst_stream(s->conn->session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
       mark_dirty(*s->conn);
     }
+    cancel_reactor(s);
+  }
+}
+
+// The streams whose HEADERS came in this read and whose message is still
+// incomplete at its end get their request timer (counted from this turn,
+// when the HEADERS arrived). A call whose message came in the same read
+// never has one.
+void Loop::arm_request_timers(Conn& c) {
+  for (int32_t id : awaiting_) {
+    auto it = c.calls.find(id);
+    if (it == c.calls.end()) continue;
+    CallState& s = *it->second;
+    if (s.message_ready || s.has_request_timer) continue;
+    if (nghttp2_session_get_stream_remote_close(c.session, id) != 0) continue;  // END_STREAM came
+    s.request_timer = request_timers_.emplace(turn_now_ + sh_.options.request_timeout, &s);
+    s.has_request_timer = true;
+  }
+  awaiting_.clear();
+}
+
+// request_timeout has passed and the message is still incomplete: the
+// stream is reset (CANCEL; NO_ERROR when our response is complete, RFC 9113
+// §8.1), its bytes freed, its reactor told once (docs/grpc.md, Bounds).
+void Loop::expire_request_timers() {
+  auto now = Clock::now();
+  while (!request_timers_.empty() && request_timers_.begin()->first <= now) {
+    CallState* raw = request_timers_.begin()->second;
+    forget_request_timer(*raw);
+    if (!raw->conn || raw->message_ready) continue;
+    Conn& c = *raw->conn;
+    auto it = c.calls.find(raw->id);
+    if (it == c.calls.end()) continue;
+    std::shared_ptr<CallState> s = it->second;
+    if (!s->responded) {
+      s->responded = true;
+      nghttp2_submit_rst_stream(c.session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+    } else if (nghttp2_session_get_stream_local_close(c.session, s->id) == 1) {
+      nghttp2_submit_rst_stream(c.session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
+    } else {
+      continue;  // our response is still going out: the stream ends with it
+    }
+    sh_.request_timeouts.fetch_add(1, std::memory_order_relaxed);
+    s->body.clear();
+    s->body.shrink_to_fit();
+    recount(c, *s);
+    mark_dirty(c);
     cancel_reactor(s);
   }
 }
@@ -978,6 +1071,7 @@ void Loop::on_readable(Conn& c) {
   }
   ssize_t used = nghttp2_session_mem_recv(c.session, reinterpret_cast<const uint8_t*>(rbuf_.data()),
                                           static_cast<size_t>(n));
+  if (!awaiting_.empty()) arm_request_timers(c);
   if (used < 0) {
     // A bad preface or a protocol error: GOAWAY (when nghttp2 has not queued one), then close.
     nghttp2_session_terminate_session(c.session, NGHTTP2_PROTOCOL_ERROR);
@@ -1077,6 +1171,7 @@ void Loop::drop(Conn& c) {
   disarm(c);
   for (auto& [id, s] : c.calls) {
     forget_timer(*s);
+    uncount(c, *s);
     s->conn = nullptr;
     s->responded = true;
     cancel_reactor(s);
@@ -1240,6 +1335,9 @@ ServerStats Server::stats() const {
   st.read_pauses = sh.read_pauses.load(std::memory_order_relaxed);
   st.preface_timeouts = sh.preface_timeouts.load(std::memory_order_relaxed);
   st.idle_goaways = sh.idle_goaways.load(std::memory_order_relaxed);
+  st.request_timeouts = sh.request_timeouts.load(std::memory_order_relaxed);
+  st.buffered_request_total = sh.buffered_total.load(std::memory_order_relaxed);
+  st.total_refusals = sh.total_refusals.load(std::memory_order_relaxed);
   return st;
 }
 

@@ -84,6 +84,9 @@ struct ServerOptions {
   uint32_t max_streams = 1024;        // SETTINGS_MAX_CONCURRENT_STREAMS
   uint32_t max_header_list = 16384;   // SETTINGS_MAX_HEADER_LIST_SIZE; larger: RST_STREAM
   size_t max_buffered_request = 32u << 20;  // request bytes held per connection; more: GOAWAY
+  // Request bytes held by all connections together; the connection whose
+  // DATA would pass it gets GOAWAY ENHANCE_YOUR_CALM (docs/grpc.md, Bounds).
+  size_t max_buffered_request_total = 256u << 20;
   size_t max_output = 1u << 20;       // output not yet taken by the socket: reading pauses
   // A connection that has not sent the client preface and its SETTINGS by
   // then is closed (no GOAWAY: it has not spoken HTTP/2 yet).
@@ -97,6 +100,10 @@ struct ServerOptions {
   // streams) until the client closes or this passes, so the GOAWAY is not
   // lost to a reset by a close with unread bytes.
   std::chrono::milliseconds goaway_linger{1000};
+  // A call whose request message is not complete this long after its
+  // HEADERS is reset (RST_STREAM CANCEL; its reactor hears on_cancel and
+  // its bytes are freed). Once the message is complete it no longer applies.
+  std::chrono::milliseconds request_timeout{10000};
 };
 
 // What the server counts (any thread may read it; tests and diagnostics).
@@ -106,6 +113,9 @@ struct ServerStats {
   uint64_t read_pauses = 0;       // times a connection's reading paused at max_output
   uint64_t preface_timeouts = 0;  // connections closed by preface_timeout
   uint64_t idle_goaways = 0;      // connections sent GOAWAY by idle_timeout
+  uint64_t request_timeouts = 0;  // streams reset by request_timeout
+  size_t buffered_request_total = 0;  // request bytes held now, all connections
+  uint64_t total_refusals = 0;    // connections sent GOAWAY by max_buffered_request_total
 };
 
 // Creates the reactor of a call whose request HEADERS arrived (on the I/O
