@@ -269,8 +269,8 @@ class BareReactor : public h2::Reactor {
   BareReactor(BareServer& server, h2::CallHandle call) : server_(server), call_(std::move(call)) {}
   void on_read_done(bool ok) override;
   void on_write_done(bool) override {}
-  void on_cancel() override { end({grpcwire::kCancelled, "cancelled", ""}); }
-  void on_done() override { delete this; }
+  void on_cancel() override;
+  void on_done() override;
 
  private:
   void end(grpcwire::WireStatus st) {
@@ -311,10 +311,22 @@ struct BareServer {
   }
 
   std::atomic<int> started{0};  // reactors made
+  std::atomic<int> cancels{0};  // on_cancel heard
+  std::atomic<int> done{0};     // on_done heard
   std::mutex mu;
   std::vector<h2::CallHandle> held;
   std::unique_ptr<h2::Server> server;
 };
+
+void BareReactor::on_cancel() {
+  server_.cancels.fetch_add(1);
+  end({grpcwire::kCancelled, "cancelled", ""});
+}
+
+void BareReactor::on_done() {
+  server_.done.fetch_add(1);
+  delete this;
+}
 
 void BareReactor::on_read_done(bool ok) {
   if (!ok) return end({grpcwire::kInvalidArgument, "no request message", ""});
@@ -663,6 +675,155 @@ TEST(H2Server, RequestBytesNotHeldDoNotCountAgainstTheBound) {
   auto d = c.until(kData, 81);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->payload, grpc_message("ok", 2));
+}
+
+TEST(H2Server, AStreamWhoseMessageNeverCompletesIsResetAtTheRequestTimeout) {
+  // HEADERS and half a message, or HEADERS alone, then silence.
+  for (int shape = 0; shape < 2; ++shape) {
+    SCOPED_TRACE(shape == 0 ? "half a message" : "HEADERS only");
+    h2::ServerOptions o = bare_options();
+    o.request_timeout = milliseconds(200);
+    o.idle_timeout = milliseconds(10000);  // the connection must outlive the reset stream
+    BareServer b(o);
+    H2Peer c(b.port());
+    std::string start = preface() + request_headers(1, "Echo", false);
+    if (shape == 0) start += frame(kData, 0, 1, grpc_message("he", 5));
+    c.send(start);
+    ASSERT_TRUE(await([&] { return b.started.load() == 1; })) << "the call never reached its reactor";
+    const size_t held = shape == 0 ? h2::kFrameRoom + 2 : 0;
+    EXPECT_TRUE(await([&] { return b.stats().buffered_request_total == held; }));
+    auto rst = c.until(kRst, 1);
+    ASSERT_TRUE(rst) << "the stream was not reset";
+    EXPECT_EQ(error_code_of(*rst), 8u);  // CANCEL
+    EXPECT_TRUE(await([&] { return b.done.load() == 1; })) << "the reactor never ended";
+    EXPECT_EQ(b.cancels.load(), 1);
+    EXPECT_EQ(b.stats().request_timeouts, 1u);
+    EXPECT_EQ(b.stats().buffered_request_total, 0u);
+    // The same connection answers a new stream.
+    c.send(request_headers(3, "Echo", false) + frame(kData, kEndStream, 3, grpc_message("ok", 2)));
+    auto d = c.until(kData, 3);
+    ASSERT_TRUE(d) << "the connection no longer answers";
+    EXPECT_EQ(d->payload, grpc_message("ok", 2));
+    std::multimap<std::string, std::string> h;
+    ASSERT_TRUE(c.until(kHeaders, 3, &h));
+    EXPECT_EQ(h.count("grpc-status") ? h.find("grpc-status")->second : "", "0");
+    EXPECT_TRUE(await([&] { return b.done.load() == 2; }));
+    EXPECT_EQ(b.cancels.load(), 1) << "the reset stream's reactor heard on_cancel again, or the new one did";
+    EXPECT_EQ(b.stats().request_timeouts, 1u);
+    EXPECT_EQ(b.stats().idle_goaways, 0u);
+  }
+}
+
+TEST(H2Server, AStreamWhoseMessageCameIsNotEndedByTheRequestTimeout) {
+  h2::ServerOptions o = bare_options();
+  o.request_timeout = milliseconds(200);
+  BareServer b(o);
+  H2Peer c(b.port());
+  // HEADERS first (a reader turn of its own: the request timer is armed),
+  // then the whole message without END_STREAM: the call stays open and
+  // silent, like a server stream, for several request timeouts.
+  c.send(preface() + request_headers(1, "Hold", false));
+  ASSERT_TRUE(await([&] { return b.started.load() == 1; }));
+  c.send(frame(kData, 0, 1, grpc_message("hold", 4)));
+  ASSERT_TRUE(await([&] { return b.held_count() == 1; })) << "the message never reached the reactor";
+  auto until = std::chrono::steady_clock::now() + 4 * o.request_timeout;
+  for (int i = 0; i < 100; ++i) {
+    auto left = std::chrono::duration_cast<milliseconds>(until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    auto f = c.next(left);
+    if (!f) break;
+    if (f->type == kHeaders) c.fields(*f);
+    EXPECT_NE(f->type, kRst) << "the call was reset although its message came";
+    EXPECT_NE(f->type, kGoaway);
+  }
+  ASSERT_FALSE(c.closed());
+  EXPECT_EQ(b.stats().request_timeouts, 0u);
+  EXPECT_EQ(b.cancels.load(), 0);
+  b.release_held();
+  auto d = c.until(kData, 1);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->payload, grpc_message("held", 4));
+  std::multimap<std::string, std::string> h;
+  ASSERT_TRUE(c.until(kHeaders, 1, &h));
+  EXPECT_EQ(h.count("grpc-status") ? h.find("grpc-status")->second : "", "0");
+  EXPECT_EQ(b.stats().request_timeouts, 0u);
+}
+
+// `n` bytes of DATA on `stream` (16 KiB frames), the first starting a
+// message of `declared` bytes; END_STREAM on the last when `end`.
+std::string message_part(int32_t stream, size_t n, uint32_t declared, bool end = false) {
+  std::string out;
+  std::string first = grpc_message(std::string(16384 - h2::kFrameRoom, 'm'), declared);
+  size_t sent = 0;
+  while (sent < n) {
+    size_t len = std::min<size_t>(16384, n - sent);
+    std::string payload = sent == 0 ? first.substr(0, len) : std::string(len, 'm');
+    sent += len;
+    out += frame(kData, (end && sent == n) ? kEndStream : 0, stream, payload);
+  }
+  return out;
+}
+
+TEST(H2Server, RequestBytesBeyondTheServerWideBudgetGetGoawayEnhanceYourCalm) {
+  h2::ServerOptions o;
+  o.max_buffered_request = 1 << 20;
+  o.max_buffered_request_total = 384 << 10;
+  o.idle_timeout = milliseconds(10000);
+  BareServer b(o);
+  const size_t part = 256 << 10;
+  const uint32_t declared = part + 16 - h2::kFrameRoom;  // the message: 16 bytes more than `part`
+  // Wide windows both ways: the echo of the first call is 256 KiB.
+  const std::string open =
+      preface(setting(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 0x7fffffff)) + window_update(0, 0x7fffffff - 65535);
+  auto first = std::make_unique<H2Peer>(b.port());
+  first->send(open);
+  await_windows(*first);
+  first->send(request_headers(1, "Echo", false) + message_part(1, part, declared));
+  ASSERT_TRUE(await([&] { return b.stats().buffered_request_total == part; }));
+  {
+    // A second connection holding as much passes the 384 KiB: refused.
+    H2Peer second(b.port());
+    second.send(open);
+    await_windows(second);
+    second.send(request_headers(1, "Echo", false) + message_part(1, part, declared));
+    auto g = second.until(kGoaway, 0);
+    ASSERT_TRUE(g) << "no GOAWAY past max_buffered_request_total";
+    EXPECT_EQ(goaway_code(*g), 11u);  // ENHANCE_YOUR_CALM
+    EXPECT_TRUE(reads_to_eof(second));
+  }
+  EXPECT_EQ(b.stats().total_refusals, 1u);
+  // Its bytes are given back; the first connection completes its call.
+  ASSERT_TRUE(await([&] { return b.stats().connections == 1 && b.stats().buffered_request_total == part; }));
+  first->send(frame(kData, kEndStream, 1, std::string(16, 'm')));
+  size_t echoed = 0;
+  std::string status;
+  for (int i = 0; i < 1000 && status.empty(); ++i) {
+    auto f = first->next();
+    if (!f) break;
+    ASSERT_NE(f->type, kGoaway) << "the first connection was refused";
+    if (f->type == kData && f->stream == 1) echoed += f->payload.size();
+    if (f->type != kHeaders) continue;
+    auto h = first->fields(*f);
+    if (h.count("grpc-status")) status = h.find("grpc-status")->second;
+  }
+  EXPECT_EQ(status, "0");
+  EXPECT_EQ(echoed, h2::kFrameRoom + declared);
+  first.reset();
+  ASSERT_TRUE(await([&] { return b.stats().connections == 0; }));
+  EXPECT_EQ(b.stats().buffered_request_total, 0u);
+  // The budget is free again: a third connection holds 256 KiB.
+  {
+    H2Peer third(b.port());
+    third.send(open);
+    await_windows(third);
+    third.send(request_headers(1, "Echo", false) + message_part(1, part, declared));
+    EXPECT_TRUE(await([&] { return b.stats().buffered_request_total == part; }));
+    EXPECT_EQ(b.stats().total_refusals, 1u);
+  }
+  ASSERT_TRUE(await([&] { return b.stats().connections == 0; }));
+  EXPECT_EQ(b.stats().buffered_request_total, 0u) << "request bytes leaked from the server-wide count";
+  expect_bare_serving(b.port());
+  EXPECT_EQ(b.stats().buffered_request_total, 0u);
 }
 
 TEST(H2Server, AClientThatStopsReadingHoldsAtMostMaxOutputAndGetsEveryAnswerLater) {
