@@ -206,8 +206,7 @@ void append_packed_task_text(std::string& out, const TaskRecord& r, const TaskVi
     w.key("contextId", first);
     w.string(r.context_id);
   }
-  size_t n = t.history();
-  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  size_t n = view.history_shown(t.history());
   if (n > 0) {
     w.key("history", first);
     items(t.history() - n, t.history(), [&](size_t i) { return t.message(i); });
@@ -240,8 +239,7 @@ void append_task_text(std::string& out, const TaskRecord& r, const TaskView& vie
     w.key("contextId", first);
     w.string(r.context_id);
   }
-  size_t n = r.history.size();
-  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  size_t n = view.history_shown(r.history.size());
   if (n > 0) {
     w.key("history", first);
     w.array(r.history, r.history.size() - n);
@@ -267,8 +265,7 @@ Json task_json(const TaskRecord& r, const TaskView& view) {
   }
   Json t = model::make_task(r.id, r.context_id, r.status);
   if (view.artifacts && !r.artifacts.empty()) t["artifacts"] = r.artifacts;
-  size_t n = r.history.size();
-  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  size_t n = view.history_shown(r.history.size());
   if (n > 0) {
     Json h = Json::array();
     for (size_t i = r.history.size() - n; i < r.history.size(); ++i) h.push_back(r.history[i]);

@@ -16,6 +16,7 @@
 // blocked send holding a forgotten task still ends well.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -133,6 +134,10 @@ void unpack_task(TaskRecord& r);
 struct TaskView {
   std::optional<long long> history_length;
   bool artifacts = true;
+  // How many of a history of `total` messages are shown: the last ones.
+  size_t history_shown(size_t total) const {
+    return history_length ? std::min<size_t>(total, static_cast<size_t>(*history_length)) : total;
+  }
 };
 Json task_json(const TaskRecord& r, const TaskView& view = {});
 // Appends jsonrpc::dump(task_json(r, view)) to `out`, byte for byte, without

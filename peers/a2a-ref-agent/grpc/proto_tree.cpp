@@ -556,8 +556,7 @@ bool task_to_message(const TaskRecord& r, const TaskView& view, pb::Message& m) 
     for (const Json& a : r.artifacts)
       if (a.is_null() || !tree_to_message(a, *refl->AddMessage(&m, artifacts))) return false;
   }
-  size_t n = r.history.size();
-  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  size_t n = view.history_shown(r.history.size());
   for (size_t i = r.history.size() - n; i < r.history.size(); ++i)
     if (r.history[i].is_null() || !tree_to_message(r.history[i], *refl->AddMessage(&m, history))) return false;
   return true;

@@ -1059,8 +1059,7 @@ bool task_wire(const TaskRecord& r, const TaskView& view, const pb::Descriptor& 
       for (size_t i = 0; i < t.artifacts(); ++i)
         if (t.artifact(i) == "null" || !sub_text(*artifacts, t.artifact(i))) return fail();
     }
-    size_t n = t.history();
-    if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+    size_t n = view.history_shown(t.history());
     for (size_t i = t.history() - n; i < t.history(); ++i)
       if (t.message(i) == "null" || !sub_text(*history, t.message(i))) return fail();
     trim_levels();
@@ -1071,8 +1070,7 @@ bool task_wire(const TaskRecord& r, const TaskView& view, const pb::Descriptor& 
     for (const Json& a : r.artifacts)
       if (a.is_null() || !sub(*artifacts, a)) return fail();
   }
-  size_t n = r.history.size();
-  if (view.history_length) n = std::min<size_t>(n, static_cast<size_t>(*view.history_length));
+  size_t n = view.history_shown(r.history.size());
   for (size_t i = r.history.size() - n; i < r.history.size(); ++i)
     if (r.history[i].is_null() || !sub(*history, r.history[i])) return fail();
   trim_levels();
